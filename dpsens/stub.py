@@ -1,0 +1,38 @@
+"""Decorators that stub files use to state typing rules (no-ops at run time).
+
+A stub is a ``.pyi`` file written in the user vocabulary.  Its signatures give
+parameter types; these decorators add what a signature cannot say:
+
+* ``@sensitivity(x=1, v="sqrt(len(v))")`` - the function is that sensitive in
+  each named parameter (expressions in the report syntax; missing means 0 for
+  static parameters and ``inf`` for the others);
+* ``@rule("name")`` - the rule is the special Python rule ``name`` of
+  ``dpsens.rules.special``;
+* ``@static_value("sqrt(x)")`` - with only static arguments the result is
+  static with this symbolic value.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, TypeVar
+
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+def sensitivity(**per_parameter: object) -> Callable[[_F], _F]:
+    """Declare the sensitivity of a stubbed function in each parameter."""
+    return _identity
+
+
+def rule(name: str) -> Callable[[_F], _F]:
+    """Delegate a stubbed function to a special rule written in Python."""
+    return _identity
+
+
+def static_value(expression: str) -> Callable[[_F], _F]:
+    """Declare the symbolic value of the function on static arguments."""
+    return _identity
+
+
+def _identity(function: _F) -> _F:
+    return function

@@ -1,0 +1,39 @@
+# Typing rules of the Python builtins in the analyzable subset.
+from typing import Any, TypeVar
+
+from dpsens import Integer, Real, Static
+from dpsens.stub import rule, sensitivity, static_value
+
+T = TypeVar("T")
+
+@rule("elementwise_lipschitz")
+def abs(x: T) -> T:
+    """Absolute value: 1-Lipschitz, entrywise on containers."""
+
+@rule("len")
+def len(x: Any) -> Static[int]:
+    """The public length of x."""
+
+@rule("join")
+def max(a: T, b: T) -> T:
+    """The larger of two values: per variable the larger sensitivity."""
+
+@rule("join")
+def min(a: T, b: T) -> T:
+    """The smaller of two values: per variable the larger sensitivity."""
+
+@rule("float")
+def float(x: Any) -> Real:
+    """Identity on numbers; the result is measured as a real."""
+
+@rule("int")
+def int(x: Any) -> Integer:
+    """Truncation: 1-sensitive on integers, unbounded on reals."""
+
+@rule("sum")
+def sum(m: Any) -> Any:
+    """Sum of the rows of a matrix or the entries of a vector."""
+
+@rule("range")
+def range(a: Static[int], b: Static[int] = ...) -> Any:
+    """Only as the iterable of a for loop."""

@@ -1,0 +1,59 @@
+# Typing rules of the numpy subset dpsens analyzes.  Calls to numpy
+# functions not listed here are unbounded (inf) and reported (DPS203).
+from typing import Any, TypeVar
+
+from dpsens import Real, Static
+from dpsens.stub import rule, sensitivity, static_value
+
+T = TypeVar("T")
+
+@rule("sum")
+def sum(a: Any, axis: Static[int] = ...) -> Any:
+    """Sum of entries; axis=0 sums the rows of a matrix, axis=1 each row."""
+
+@rule("mean")
+def mean(a: Any, axis: Static[int] = ...) -> Any:
+    """The sum divided by the public number of summed terms."""
+
+@rule("elementwise_lipschitz")
+def clip(a: T, a_min: Static[float], a_max: Static[float]) -> T:
+    """Entrywise clamp into [a_min, a_max]: 1-Lipschitz in every norm."""
+
+@rule("elementwise_lipschitz")
+def abs(x: T) -> T:
+    """Entrywise absolute value."""
+
+@rule("elementwise_lipschitz")
+def absolute(x: T) -> T:
+    """Entrywise absolute value."""
+
+@rule("join")
+def maximum(a: T, b: T) -> T:
+    """Entrywise maximum."""
+
+@rule("join")
+def minimum(a: T, b: T) -> T:
+    """Entrywise minimum."""
+
+@static_value("sqrt(x)")
+@sensitivity(x="inf")
+def sqrt(x: Real) -> Real:
+    """Square root: unbounded slope near 0."""
+
+@static_value("exp(x)")
+@sensitivity(x="inf")
+def exp(x: Real) -> Real:
+    """Exponential: unbounded slope."""
+
+@static_value("log(x)")
+@sensitivity(x="inf")
+def log(x: Real) -> Real:
+    """Natural logarithm: unbounded slope near 0."""
+
+@rule("zeros")
+def zeros(shape: Static[Any]) -> Any:
+    """A public array of zeros."""
+
+@rule("zeros")
+def ones(shape: Static[Any]) -> Any:
+    """A public array of ones."""
