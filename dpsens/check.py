@@ -1,0 +1,109 @@
+"""The check pipeline: files -> parsed modules -> program -> per-file reports."""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from dpsens import ir
+from dpsens.diagnostics import Diagnostic
+from dpsens.files import collect, display, module_name
+from dpsens.report.model import FileReport, function_report
+
+
+@dataclass
+class CheckResult:
+    """Everything a run found, in output order."""
+
+    files: list[FileReport] = field(default_factory=list)
+    checked: int = 0  # source files looked at
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for f in self.files for d in f.diagnostics]
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+
+def mentions_dpsens(text: str) -> bool:
+    """The cheap pre-filter: a file that never names dpsens has nothing to analyze."""
+    return "dpsens" in text
+
+
+def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = ()) -> CheckResult:
+    """Analyze every file under the paths."""
+    files, missing = collect(paths)
+    result = CheckResult(checked=len(files))
+    for raw in missing:
+        shown = Path(raw).as_posix()
+        result.files.append(FileReport(shown, diagnostics=[
+            Diagnostic(shown, 1, 1, "DPS002", "no such file or directory")]))
+    sources = {path: display(path) for path in files}
+    result.files.extend(check_sources(sources, stub_dirs))
+    result.files.sort(key=lambda f: f.path)
+    return result
+
+
+def check_sources(sources: dict[Path, str], stub_dirs: Sequence[Path] = ()) -> list[FileReport]:
+    """Parse, analyze and report the given files (path -> displayed path)."""
+    from dpsens.frontend.parse import parse_module, read_source
+
+    reports: dict[str, FileReport] = {}
+    modules: list[ir.Module] = []
+    for path, shown in sources.items():
+        text, problems = read_source(path, shown)
+        report = FileReport(shown, diagnostics=list(problems))
+        if text is None or not mentions_dpsens(text):
+            if problems:
+                reports[shown] = report
+            continue
+        module, problems = parse_module(text, shown, module_name(path))
+        report.diagnostics.extend(problems)
+        reports[shown] = report
+        if module is not None:
+            modules.append(module)
+    if modules:
+        _analyze(modules, reports, stub_dirs)
+    for report in reports.values():
+        report.diagnostics = sorted(set(report.diagnostics))
+    return list(reports.values())
+
+
+def _analyze(modules: list[ir.Module], reports: dict[str, FileReport],
+             stub_dirs: Sequence[Path]) -> None:
+    from dpsens.infer.program import Program
+    from dpsens.rules.table import RuleTable
+
+    program = Program(modules, RuleTable(stub_dirs))
+    for qualname, (module, function) in program.functions.items():
+        try:
+            summary = program.summary(qualname, function.span, None)  # type: ignore[arg-type]
+        except Exception as error:  # noqa: BLE001 - every crash becomes a finding
+            program.summaries.pop(qualname, None)
+            _internal_error(program, module, function, error)
+            continue
+        reports[module.path].functions.append(function_report(summary))
+    for module in modules:
+        found = program.diagnostics.get(module.path, set())
+        reports[module.path].diagnostics.extend(_unsuppressed(module, found))
+
+
+def _internal_error(program: object, module: ir.Module, function: ir.Function,
+                    error: Exception) -> None:
+    frame = traceback.extract_tb(error.__traceback__)[-1]
+    where = f"{Path(frame.filename).name}:{frame.lineno}"
+    message = (f"internal error while analyzing '{function.name}': {type(error).__name__}: "
+               f"{error} (at {where}); please report this to the dpsens developers")
+    program.report(module, function.span, "DPS001", message)  # type: ignore[attr-defined]
+
+
+def _unsuppressed(module: ir.Module, found: set[Diagnostic]) -> list[Diagnostic]:
+    """Drop diagnostics silenced by ``# dpsens: ignore[CODE]`` on their line."""
+    return [d for d in found if d.code not in module.suppressions.get(d.line, frozenset())]
+
+
+__all__ = ["CheckResult", "check_paths", "check_sources"]

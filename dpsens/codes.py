@@ -1,0 +1,192 @@
+"""The one registry of diagnostic codes, each with its documentation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Code:
+    """A diagnostic code: name, default severity and the three doc sections."""
+
+    code: str
+    name: str
+    severity: str
+    what: str
+    why: str
+    example: str
+
+
+REGISTRY: dict[str, Code] = {}
+
+
+def _register(code: str, name: str, severity: str, what: str, why: str, example: str) -> None:
+    REGISTRY[code] = Code(code, name, severity, what, why, example)
+
+
+def severity_of(code: str) -> str:
+    """The default severity of a code ('error' for unknown codes)."""
+    entry = REGISTRY.get(code)
+    return entry.severity if entry else "error"
+
+
+def explain(code: str) -> str | None:
+    """The documentation of a code as printed by ``dpsens explain``."""
+    entry = REGISTRY.get(code.upper())
+    if entry is None:
+        return None
+    return (
+        f"{entry.code} {entry.name} ({entry.severity})\n\n"
+        f"## What it does\n{entry.what}\n\n"
+        f"## Why\n{entry.why}\n\n"
+        f"## Example\n{entry.example}\n"
+    )
+
+
+_register(
+    "DPS001", "internal-error", "error",
+    "dpsens failed on this file; the analysis of the file is incomplete.",
+    "A crash must never pass silently: every parameter the failure touched is "
+    "unaccounted for. Please report it with the file that triggers it.",
+    "Any input that makes the analyzer raise an unexpected exception.",
+)
+_register(
+    "DPS002", "unreadable-file", "error",
+    "A path given on the command line does not exist or cannot be read.",
+    "A lint that silently skips a file gives a false sense of safety.",
+    "dpsens check missing.py",
+)
+_register(
+    "DPS003", "decode-error", "error",
+    "The file is not valid UTF-8 (or its declared encoding).",
+    "dpsens must see exactly the code Python runs.",
+    "A file saved as Latin-1 containing b'\\xe9'.",
+)
+_register(
+    "DPS004", "syntax-error", "error",
+    "The file does not parse as Python.",
+    "Nothing in a file that does not parse can be analyzed.",
+    "def f(x: Real) -> Real\n    return x    # missing colon",
+)
+_register(
+    "DPS005", "timeout", "error",
+    "Analysis of the file took longer than the per-file time limit.",
+    "A hang must not block a pre-commit hook; the file's results are incomplete.",
+    "A generated file with thousands of nested branches.",
+)
+_register(
+    "DPS101", "unknown-annotation", "error",
+    "An annotation names something that is not part of the dpsens vocabulary.",
+    "dpsens cannot know how distance is measured on an unknown type, so the "
+    "parameter is treated as unbounded.",
+    "def f(x: Matrix[L1, Real]) -> Real: ...   # use MetricMatrix",
+)
+_register(
+    "DPS102", "malformed-annotation", "error",
+    "A vocabulary annotation has the wrong number or kind of arguments.",
+    "MetricMatrix[N, T] needs a norm (L1, L2, L_inf) and an element type "
+    "(Real, Integer, Data); anything else has no metric.",
+    "def f(x: MetricMatrix[Real, L1]) -> Real: ...   # arguments swapped",
+)
+_register(
+    "DPS103", "missing-annotation", "warning",
+    "A parameter of an analyzed function has no annotation; it is treated as Real.",
+    "The metric of an input decides its sensitivity; an explicit annotation "
+    "documents the assumption.",
+    "def f(x, c: Static[float]) -> Real: ...",
+)
+_register(
+    "DPS104", "return-metric-mismatch", "error",
+    "The inferred return type does not fit the declared one without a "
+    "conversion that costs sensitivity.",
+    "Changing the metric silently would hide a sensitivity factor; the "
+    "reported sensitivities include the conversion factor, but say it with "
+    "norm_convert so the code shows it.",
+    "def f(v: MetricVector[L_inf, Real]) -> MetricVector[L1, Real]:\n    return v",
+)
+_register(
+    "DPS201", "unsupported-statement", "error",
+    "A statement outside the analyzable subset (while, try, with, global, "
+    "del, ...); every variable it may change becomes unbounded.",
+    "dpsens only reports bounds it can prove; the subset is listed in SPEC §4.",
+    "while err > tol:\n    x = step(x)",
+)
+_register(
+    "DPS202", "unsupported-expression", "error",
+    "An expression outside the analyzable subset; its value is unbounded in "
+    "every variable it uses.",
+    "dpsens only reports bounds it can prove.",
+    "y = [v * 2 for v in x]",
+)
+_register(
+    "DPS203", "unknown-call", "error",
+    "A call to a function that is neither analyzed nor described by a stub; "
+    "the result is unbounded in every non-static argument.",
+    "Without a rule, the callee's sensitivity is unknown. Add a stub "
+    "(extra stub directories are configured in [tool.dpsens]) or annotate it.",
+    "y = scipy.special.expit(x)",
+)
+_register(
+    "DPS204", "recursion", "error",
+    "A function calls itself directly or through other analyzed functions.",
+    "Recursion has no static bound on its depth; results are unbounded.",
+    "def f(x: Real, n: Static[int]) -> Real:\n    return f(x, n - 1)",
+)
+_register(
+    "DPS205", "parameter-mutation", "error",
+    "A parameter (or a container reachable from it) is mutated in place.",
+    "In-place mutation changes values the caller still holds; dpsens tracks "
+    "values, not memory, so the parameter becomes unbounded.",
+    "x[0] = 0.0",
+)
+_register(
+    "DPS206", "unresolved-name", "error",
+    "A name that is neither a parameter, a local, an analyzed function, an "
+    "import nor a constant module global (or a global that is reassigned).",
+    "The value of such a name is unknown to the analysis.",
+    "return x * scale   # scale is a reassigned module global",
+)
+_register(
+    "DPS207", "unbounded-loop", "error",
+    "A loop whose iteration count is not static carries a value that is not "
+    "1-sensitive, or runs a body that is not analyzable.",
+    "With an unknown number of iterations, only a non-expanding body keeps a "
+    "finite bound.",
+    "for _ in range(n_private):\n    x = 2 * x",
+)
+_register(
+    "DPS301", "type-error", "error",
+    "An operation is applied to values whose metric types do not fit "
+    "(e.g. a vector where a scalar is needed, a black-box value used without "
+    "unbox).",
+    "Without a consistent metric the distance of the result is undefined.",
+    "y = unbox_missing + 1.0   # black-box result used directly",
+)
+_register(
+    "DPS302", "privacy-in-sensitivity-function", "error",
+    "A noise mechanism or a privacy function is called inside a function that "
+    "is not declared -> Priv[...].",
+    "A randomized value has no sensitivity; mark the function -> Priv[T].",
+    "def f(x: Real) -> Real:\n    return laplace_mechanism(1, 0.1, x)",
+)
+_register(
+    "DPS303", "bad-arguments", "error",
+    "A call passes the wrong number of arguments or an unknown keyword.",
+    "The rule of the callee cannot be applied.",
+    "clip(L2)   # missing the value to clip",
+)
+_register(
+    "DPS304", "static-required", "error",
+    "A parameter that must be static (public) receives a value that depends on "
+    "sensitive inputs.",
+    "A sensitive value in a public position (a norm, a loop count, a "
+    "mechanism's epsilon) leaks it; those inputs become unbounded.",
+    "clip(L2, v) * x.shape[0] if x else 0",
+)
+_register(
+    "DPS305", "unknown-static-value", "warning",
+    "A static value whose symbolic value dpsens cannot compute multiplies a "
+    "sensitive value; the product is treated as unbounded.",
+    "The sensitivity of c*x is |c| times that of x; without c it is unknown.",
+    "c = np.linalg.det(public_matrix)\nreturn c * x",
+)

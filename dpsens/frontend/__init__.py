@@ -1,0 +1,1 @@
+"""The only package that imports libcst: parse files and lower them to the IR."""

@@ -1,0 +1,212 @@
+"""Lowering of LibCST expressions to IR expressions."""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, Mapping
+
+import libcst as cst
+
+from dpsens import ir
+from dpsens.diagnostics import NO_SPAN, Span
+
+_BINARY = {
+    cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/",
+    cst.FloorDivide: "//", cst.Modulo: "%", cst.Power: "**", cst.MatrixMultiply: "@",
+    cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
+    cst.RightShift: ">>",
+}
+_UNARY = {cst.Minus: "-", cst.Plus: "+", cst.Not: "not", cst.BitInvert: "~"}
+_COMPARE = {
+    cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=",
+    cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.Is: "is", cst.IsNot: "is not",
+    cst.In: "in", cst.NotIn: "not in",
+}
+_CONSTANT_NAMES = {"True": True, "False": False, "None": None}
+
+
+class ExprLowerer:
+    """Turns LibCST expression nodes into IR, using a node -> span map."""
+
+    def __init__(self, spans: Mapping[cst.CSTNode, Span]) -> None:
+        self.spans = spans
+
+    def span(self, node: cst.CSTNode) -> Span:
+        """The span of a node (NO_SPAN for synthesized nodes)."""
+        return self.spans.get(node, NO_SPAN)
+
+    def lower(self, node: cst.BaseExpression) -> ir.Expr:
+        """Lower one expression; constructs outside the subset become Unsupported."""
+        method: Callable[[ExprLowerer, cst.BaseExpression], ir.Expr] | None
+        method = _DISPATCH.get(type(node))
+        if method is None:
+            return self.unsupported(node, _describe(node))
+        return method(self, node)
+
+    def unsupported(self, node: cst.CSTNode, kind: str) -> ir.Unsupported:
+        """An Unsupported node remembering the names it reads."""
+        return ir.Unsupported(self.span(node), kind, names_in(node))
+
+    def _literal(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary))
+        return ir.Const(self.span(node), ast.literal_eval(node.value))
+
+    def _name(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.Name)
+        if node.value in _CONSTANT_NAMES:
+            return ir.Const(self.span(node), _CONSTANT_NAMES[node.value])
+        return ir.Name(self.span(node), node.value)
+
+    def _attribute(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.Attribute)
+        return ir.Attribute(self.span(node), self.lower(node.value), node.attr.value)
+
+    def _call(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.Call)
+        args: list[ir.Expr] = []
+        keywords: list[ir.Keyword] = []
+        for arg in node.args:
+            if arg.star:
+                return self.unsupported(node, "call with *args or **kwargs")
+            value = self.lower(arg.value)
+            if arg.keyword is not None:
+                keywords.append(ir.Keyword(arg.keyword.value, value))
+            else:
+                args.append(value)
+        return ir.Call(self.span(node), self.lower(node.func), tuple(args), tuple(keywords))
+
+    def _binary(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.BinaryOperation)
+        op = _BINARY[type(node.operator)]
+        return ir.BinOp(self.span(node), op, self.lower(node.left), self.lower(node.right))
+
+    def _unary(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.UnaryOperation)
+        op = _UNARY[type(node.operator)]
+        return ir.UnaryOp(self.span(node), op, self.lower(node.expression))
+
+    def _comparison(self, node: cst.BaseExpression) -> ir.Expr:
+        # a < b < c is (a < b) and (b < c); b is evaluated once, which is the
+        # same value for the analysis since expressions have no effects.
+        assert isinstance(node, cst.Comparison)
+        parts: list[ir.Expr] = []
+        left = self.lower(node.left)
+        for target in node.comparisons:
+            right = self.lower(target.comparator)
+            op = _COMPARE[type(target.operator)]
+            parts.append(ir.Compare(self.span(node), op, left, right))
+            left = right
+        if len(parts) == 1:
+            return parts[0]
+        return ir.BoolOp(self.span(node), "and", tuple(parts))
+
+    def _boolean(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.BooleanOperation)
+        op = "and" if isinstance(node.operator, cst.And) else "or"
+        values = []
+        for side in (node.left, node.right):
+            lowered = self.lower(side)
+            if isinstance(lowered, ir.BoolOp) and lowered.op == op:
+                values.extend(lowered.values)
+            else:
+                values.append(lowered)
+        return ir.BoolOp(self.span(node), op, tuple(values))
+
+    def _if_exp(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.IfExp)
+        return ir.IfExp(
+            self.span(node), self.lower(node.test), self.lower(node.body), self.lower(node.orelse)
+        )
+
+    def _subscript(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.Subscript)
+        index: list[ir.Expr | ir.Slice] = []
+        for element in node.slice:
+            part = element.slice
+            if isinstance(part, cst.Index):
+                if part.star is not None:
+                    return self.unsupported(node, "starred subscript")
+                index.append(self.lower(part.value))
+            else:
+                index.append(
+                    ir.Slice(
+                        self.span(part),
+                        self._optional(part.lower),
+                        self._optional(part.upper),
+                        self._optional(part.step),
+                    )
+                )
+        return ir.Subscript(self.span(node), self.lower(node.value), tuple(index))
+
+    def _optional(self, node: cst.BaseExpression | None) -> ir.Expr | None:
+        return None if node is None else self.lower(node)
+
+    def _tuple(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.Tuple)
+        elts: list[ir.Expr] = []
+        for element in node.elements:
+            if isinstance(element, cst.StarredElement):
+                return self.unsupported(node, "starred element")
+            elts.append(self.lower(element.value))
+        return ir.TupleExpr(self.span(node), tuple(elts))
+
+    def _lambda(self, node: cst.BaseExpression) -> ir.Expr:
+        assert isinstance(node, cst.Lambda)
+        params = node.params
+        if params.star_arg is not cst.MaybeSentinel.DEFAULT and params.star_arg is not None:
+            return self.unsupported(node, "lambda with *args")
+        if params.star_kwarg is not None or params.kwonly_params or params.posonly_params:
+            return self.unsupported(node, "lambda with special parameters")
+        lowered = tuple(ir.Param(self.span(p), p.name.value) for p in params.params)
+        return ir.Lambda(self.span(node), lowered, self.lower(node.body))
+
+
+def names_in(node: cst.CSTNode) -> tuple[str, ...]:
+    """All names read or written anywhere inside a node, sorted."""
+    collector = _NameCollector()
+    node.visit(collector)
+    return tuple(sorted(collector.names))
+
+
+class _NameCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        # Only the base of a.b.c is a variable; attribute names are not.
+        node.value.visit(self)
+        return False
+
+
+def _describe(node: cst.CSTNode) -> str:
+    """A readable name for an unsupported construct."""
+    names = {
+        cst.ListComp: "list comprehension", cst.GeneratorExp: "generator expression",
+        cst.DictComp: "dict comprehension", cst.SetComp: "set comprehension",
+        cst.List: "list display", cst.Dict: "dict display", cst.Set: "set display",
+        cst.NamedExpr: "assignment expression", cst.Await: "await", cst.Yield: "yield",
+        cst.FormattedString: "f-string", cst.ConcatenatedString: "concatenated string",
+    }
+    return names.get(type(node), type(node).__name__)
+
+
+_DISPATCH: dict[type, Callable[[ExprLowerer, cst.BaseExpression], ir.Expr]] = {
+    cst.Integer: ExprLowerer._literal,
+    cst.Float: ExprLowerer._literal,
+    cst.Imaginary: ExprLowerer._literal,
+    cst.SimpleString: ExprLowerer._literal,
+    cst.Name: ExprLowerer._name,
+    cst.Attribute: ExprLowerer._attribute,
+    cst.Call: ExprLowerer._call,
+    cst.BinaryOperation: ExprLowerer._binary,
+    cst.UnaryOperation: ExprLowerer._unary,
+    cst.Comparison: ExprLowerer._comparison,
+    cst.BooleanOperation: ExprLowerer._boolean,
+    cst.IfExp: ExprLowerer._if_exp,
+    cst.Subscript: ExprLowerer._subscript,
+    cst.Tuple: ExprLowerer._tuple,
+    cst.Lambda: ExprLowerer._lambda,
+}

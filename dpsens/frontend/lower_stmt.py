@@ -1,0 +1,188 @@
+"""Lowering of LibCST statements and function definitions to the IR."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import libcst as cst
+
+from dpsens import ir
+from dpsens.frontend.lower_expr import ExprLowerer
+
+_UNSUPPORTED_STATEMENTS = {
+    cst.While: "while loop", cst.Try: "try statement", cst.With: "with statement",
+    cst.ClassDef: "class definition", cst.Del: "del statement", cst.Global: "global statement",
+    cst.Nonlocal: "nonlocal statement", cst.Raise: "raise statement", cst.Break: "break",
+    cst.Continue: "continue", cst.Import: "import inside a function",
+    cst.ImportFrom: "import inside a function", cst.Match: "match statement",
+}
+
+
+class StmtLowerer(ExprLowerer):
+    """Turns LibCST statements into IR statements."""
+
+    def function(self, node: cst.FunctionDef, prefix: str) -> ir.Function:
+        """Lower a def; ``prefix`` is the qualified name of the enclosing scope."""
+        qualname = f"{prefix}.{node.name.value}" if prefix else node.name.value
+        params = node.params
+        special: list[str] = []
+        if isinstance(params.star_arg, cst.Param):
+            special.append(params.star_arg.name.value)
+        if params.star_kwarg is not None:
+            special.append(params.star_kwarg.name.value)
+        lowered = tuple(
+            self._param(p)
+            for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+        )
+        returns = None if node.returns is None else self.lower(node.returns.annotation)
+        body = self.block(node.body, f"{qualname}.<locals>")
+        if node.asynchronous is not None:
+            body = (ir.UnsupportedStmt(self.span(node), "async function"),)
+        decorators = tuple(self.lower(d.decorator) for d in node.decorators)
+        return ir.Function(
+            self.span(node), node.name.value, qualname, lowered, returns, body, tuple(special),
+            decorators,
+        )
+
+    def _param(self, param: cst.Param) -> ir.Param:
+        annotation = None if param.annotation is None else self.lower(param.annotation.annotation)
+        default = None if param.default is None else self.lower(param.default)
+        return ir.Param(self.span(param), param.name.value, annotation, default)
+
+    def block(self, node: cst.BaseSuite, scope: str) -> tuple[ir.Stmt, ...]:
+        """Lower an indented block or a one-line suite."""
+        statements: Sequence[cst.CSTNode] = node.body  # type: ignore[assignment]
+        out: list[ir.Stmt] = []
+        for statement in statements:
+            out.extend(self.statement(statement, scope))
+        return tuple(out)
+
+    def statement(self, node: cst.CSTNode, scope: str) -> list[ir.Stmt]:
+        """Lower one statement (a simple line may hold several)."""
+        if isinstance(node, cst.SimpleStatementLine):
+            return [self.small(part) for part in node.body]
+        if isinstance(node, cst.If):
+            return [self._if(node, scope)]
+        if isinstance(node, cst.For):
+            return [self._for(node, scope)]
+        if isinstance(node, cst.FunctionDef):
+            return [ir.FunctionDef(self.span(node), self.function(node, scope))]
+        kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
+        return [ir.UnsupportedStmt(self.span(node), kind, assigned_names(node))]
+
+    def small(self, node: cst.BaseSmallStatement) -> ir.Stmt:
+        """Lower a simple statement."""
+        span = self.span(node)
+        if isinstance(node, cst.Assign):
+            targets = tuple(self.target(t.target) for t in node.targets)
+            return ir.Assign(span, targets, self.lower(node.value))
+        if isinstance(node, cst.AnnAssign):
+            if node.value is None:
+                return ir.ExprStmt(span, ir.Const(span, None))
+            return ir.Assign(span, (self.target(node.target),), self.lower(node.value))
+        if isinstance(node, cst.AugAssign):
+            op = _augmented_operator(node.operator)
+            return ir.AugAssign(span, self.target(node.target), op, self.lower(node.value))
+        if isinstance(node, cst.Return):
+            return ir.Return(span, None if node.value is None else self.lower(node.value))
+        if isinstance(node, cst.Expr):
+            return ir.ExprStmt(span, self.lower(node.value))
+        if isinstance(node, cst.Assert):
+            # An assert only restricts where the function returns; the bound
+            # holds wherever it does, so the test is evaluated and dropped.
+            return ir.ExprStmt(span, self.lower(node.test))
+        if isinstance(node, cst.Pass):
+            return ir.ExprStmt(span, ir.Const(span, None))
+        kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
+        return ir.UnsupportedStmt(span, kind, assigned_names(node))
+
+    def target(self, node: cst.BaseExpression) -> ir.Target:
+        """Lower an assignment target."""
+        if isinstance(node, cst.Name):
+            return ir.NameTarget(self.span(node), node.value)
+        if isinstance(node, (cst.Tuple, cst.List)):
+            elts = tuple(
+                self.target(e.value)
+                for e in node.elements
+                if not isinstance(e, cst.StarredElement)
+            )
+            return ir.TupleTarget(self.span(node), elts)
+        base = node
+        while isinstance(base, (cst.Subscript, cst.Attribute)):
+            base = base.value
+        return ir.StoreTarget(self.span(node), base.value if isinstance(base, cst.Name) else None)
+
+    def _if(self, node: cst.If, scope: str) -> ir.If:
+        orelse: tuple[ir.Stmt, ...] = ()
+        if isinstance(node.orelse, cst.If):
+            orelse = (self._if(node.orelse, scope),)
+        elif isinstance(node.orelse, cst.Else):
+            orelse = self.block(node.orelse.body, scope)
+        return ir.If(self.span(node), self.lower(node.test), self.block(node.body, scope), orelse)
+
+    def _for(self, node: cst.For, scope: str) -> ir.Stmt:
+        if node.orelse is not None or node.asynchronous is not None:
+            kind = "for-else" if node.orelse is not None else "async for"
+            return ir.UnsupportedStmt(self.span(node), kind, assigned_names(node))
+        return ir.For(
+            self.span(node), self.target(node.target), self.lower(node.iter),
+            self.block(node.body, scope),
+        )
+
+
+def _augmented_operator(operator: cst.BaseAugOp) -> str:
+    """The binary operator text of an augmented assignment operator."""
+    return {
+        cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*",
+        cst.DivideAssign: "/", cst.FloorDivideAssign: "//", cst.ModuloAssign: "%",
+        cst.PowerAssign: "**", cst.MatrixMultiplyAssign: "@", cst.BitAndAssign: "&",
+        cst.BitOrAssign: "|", cst.BitXorAssign: "^", cst.LeftShiftAssign: "<<",
+        cst.RightShiftAssign: ">>",
+    }[type(operator)]
+
+
+def assigned_names(node: cst.CSTNode) -> tuple[str, ...]:
+    """Names an unsupported statement may (re)bind or mutate, sorted."""
+    collector = _TargetCollector()
+    node.visit(collector)
+    return tuple(sorted(collector.names))
+
+
+class _TargetCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def _add(self, target: cst.CSTNode) -> None:
+        while isinstance(target, (cst.Subscript, cst.Attribute)):
+            target = target.value
+        if isinstance(target, cst.Name):
+            self.names.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._add(element.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._add(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._add(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._add(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._add(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._add(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._add(node.target)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # A method call may mutate its receiver (x.sort(), x.fill(0)).
+        if isinstance(node.func, cst.Attribute):
+            self._add(node.func.value)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._add(node.target)

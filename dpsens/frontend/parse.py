@@ -1,0 +1,158 @@
+"""Read, decode and parse one file into an IR module, reporting bad input as diagnostics."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from dpsens import ir
+from dpsens.diagnostics import Diagnostic, Span
+from dpsens.frontend.lower_stmt import StmtLowerer
+
+_SUPPRESSION = re.compile(r"#\s*dpsens:\s*ignore\[([A-Za-z0-9_,\s]+)\]")
+
+
+def read_source(path: Path, display: str) -> tuple[str | None, list[Diagnostic]]:
+    """The decoded text of a file, or diagnostics saying why there is none."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        return None, [Diagnostic(display, 1, 1, "DPS002", f"cannot read file: {reason}")]
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        text = raw.decode(encoding)
+    except (SyntaxError, LookupError) as error:
+        return None, [Diagnostic(display, 1, 1, "DPS003", f"cannot decode file: {error}")]
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        message = f"file is not valid {error.encoding}: byte 0x{raw[error.start]:02x}"
+        return None, [Diagnostic(display, line, column, "DPS003", message)]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, []
+
+
+def parse_module(text: str, display: str, name: str) -> tuple[ir.Module | None, list[Diagnostic]]:
+    """Parse text with LibCST and lower it; a syntax error is a DPS004 finding."""
+    if "\x00" in text:
+        return None, [Diagnostic(display, 1, 1, "DPS004", "file contains a NUL byte")]
+    try:
+        tree = cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        return None, [_syntax_error(text, display, error)]
+    except RecursionError:
+        return None, [Diagnostic(display, 1, 1, "DPS004", "file is nested too deeply to parse")]
+    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    spans = {
+        node: Span(r.start.line, r.start.column, r.end.line, r.end.column)
+        for node, r in positions.items()
+    }
+    return _ModuleLowerer(spans, name, display).module(tree, text), []
+
+
+def _syntax_error(text: str, display: str, error: cst.ParserSyntaxError) -> Diagnostic:
+    """A DPS004 located by CPython's parser, whose positions and messages are precise."""
+    try:
+        ast.parse(text)
+    except SyntaxError as precise:
+        line, column = precise.lineno or 1, precise.offset or 1
+        return Diagnostic(display, line, column, "DPS004", f"syntax error: {precise.msg}")
+    except (RecursionError, MemoryError, ValueError):
+        pass
+    message = f"syntax error (not supported by the parser): {error.message}"
+    return Diagnostic(display, error.raw_line, error.raw_column + 1, "DPS004", message)
+
+
+class _ModuleLowerer(StmtLowerer):
+    """Collects imports, constant globals and functions of a module."""
+
+    def __init__(self, spans: dict[cst.CSTNode, Span], name: str, display: str) -> None:
+        super().__init__(spans)
+        self.name = name
+        self.display = display
+
+    def module(self, tree: cst.Module, text: str) -> ir.Module:
+        imports: dict[str, str] = {}
+        constants: dict[str, ir.Expr] = {}
+        assigned: dict[str, int] = {}
+        functions: list[ir.Function] = []
+        for statement in tree.body:
+            if isinstance(statement, cst.FunctionDef):
+                functions.append(self.function(statement, ""))
+                continue
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    imports.update(self._imports(small))
+                elif isinstance(small, (cst.Assign, cst.AnnAssign)):
+                    self._constant(small, constants, assigned)
+        for name, count in assigned.items():
+            if count > 1:
+                constants.pop(name, None)  # a reassigned global has no single value
+        return ir.Module(
+            self.display, self.name, imports, constants, tuple(functions), suppressions(text)
+        )
+
+    def _constant(
+        self, node: cst.Assign | cst.AnnAssign, constants: dict[str, ir.Expr], assigned: dict[str, int]
+    ) -> None:
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, cst.Name):
+                assigned[target.value] = assigned.get(target.value, 0) + 1
+                if node.value is not None and len(targets) == 1:
+                    constants[target.value] = self.lower(node.value)
+
+    def _imports(self, node: cst.Import | cst.ImportFrom) -> dict[str, str]:
+        if isinstance(node, cst.Import):
+            out = {}
+            for alias in node.names:
+                full = _dotted(alias.name)
+                if alias.asname is not None:
+                    out[_dotted(alias.asname.name)] = full
+                else:
+                    top = full.split(".")[0]
+                    out[top] = top
+            return out
+        base = _dotted(node.module) if node.module is not None else ""
+        if node.relative:
+            package = self.name.split(".")[: -len(node.relative)] if self.name else []
+            base = ".".join(p for p in (*package, base) if p)
+        if isinstance(node.names, cst.ImportStar):
+            return {}
+        return {
+            _dotted(alias.asname.name) if alias.asname else _dotted(alias.name):
+            f"{base}.{_dotted(alias.name)}" if base else _dotted(alias.name)
+            for alias in node.names
+        }
+
+
+def _dotted(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def suppressions(text: str) -> dict[int, frozenset[str]]:
+    """Line -> codes of ``# dpsens: ignore[DPSnnn, ...]`` comments."""
+    out: dict[int, frozenset[str]] = {}
+    if "dpsens:" not in text:
+        return out
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _SUPPRESSION.search(line)
+        if match:
+            codes = {c.strip().upper() for c in match.group(1).split(",") if c.strip()}
+            out[number] = frozenset(codes)
+    return out

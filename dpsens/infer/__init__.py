@@ -1,0 +1,1 @@
+"""Inference: one compositional pass per function yielding types and contexts."""

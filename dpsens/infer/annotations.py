@@ -1,0 +1,147 @@
+"""Resolve annotation expressions (IR) to metric types, with coded diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from dpsens import ir
+from dpsens import types as T
+from dpsens.diagnostics import Span
+from dpsens.sym import expr as E
+
+Qualify = Callable[[ir.Expr], "str | None"]
+
+_SCALARS = {
+    "dpsens.Real": "Real", "dpsens.Integer": "Integer", "dpsens.Data": "Data",
+    "dpsens.Bool": "Bool", "builtins.float": "Real", "builtins.int": "Integer",
+    "builtins.bool": "Bool",
+}
+_NORMS = {"dpsens.L1": "L1", "dpsens.L2": "L2", "dpsens.L_inf": "L_inf", "dpsens.LInf": "L_inf"}
+_WRAPPERS = {"dpsens.Static": "static", "dpsens.Priv": "priv", "dpsens.BlackBox": "black_box"}
+_CONTAINERS = {
+    "dpsens.MetricVector": (2, "vector"), "dpsens.MetricMatrix": (2, "matrix"),
+    "dpsens.ClippedVector": (3, "vector"), "dpsens.ClippedMatrix": (3, "matrix"),
+}
+_CALLABLES = {"typing.Callable", "collections.abc.Callable"}
+
+
+@dataclass
+class Annotation:
+    """What an annotation says: a metric type and the wrappers around it."""
+
+    type: T.Type
+    text: str
+    static: bool = False
+    priv: bool = False
+    black_box: bool = False
+    callable_kind: str | None = None  # "sensitivity" | "privacy" for function parameters
+    problems: list[tuple[Span, str, str]] = field(default_factory=list)  # span, code, message
+
+
+class AnnotationResolver:
+    """Resolves one annotation; ``owner`` names the dimensions (rows(x), ...)."""
+
+    def __init__(self, qualify: Qualify, owner: str) -> None:
+        self.qualify = qualify
+        self.owner = owner
+        self.problems: list[tuple[Span, str, str]] = []
+
+    def resolve(self, expr: ir.Expr) -> Annotation:
+        """The annotation for a parameter or return annotation."""
+        flags = {"static": False, "priv": False, "black_box": False}
+        while isinstance(expr, ir.Subscript) and self.qualify(expr.value) in _WRAPPERS:
+            flags[_WRAPPERS[self.qualify(expr.value) or ""]] = True
+            if len(expr.index) != 1 or isinstance(expr.index[0], ir.Slice):
+                self._problem(expr, "DPS102", "Static/Priv/BlackBox take exactly one type")
+                return Annotation(T.Opaque("?"), "?", problems=self.problems, **flags)
+            expr = expr.index[0]
+        name = self.qualify(expr)
+        if name == "dpsens.PrivacyFunction":
+            return Annotation(T.Opaque("PrivacyFunction"), "PrivacyFunction", callable_kind="privacy",
+                              problems=self.problems, **flags)
+        base = self.qualify(expr.value) if isinstance(expr, ir.Subscript) else name
+        if base in _CALLABLES:
+            text = "Callable"
+            return Annotation(T.Opaque("Callable"), text, callable_kind="sensitivity",
+                              problems=self.problems, **flags)
+        metric_type, text = self.metric(expr)
+        if flags["static"]:
+            text = f"Static[{_python_name(text)}]"
+        return Annotation(metric_type, text, problems=self.problems, **flags)
+
+    def metric(self, expr: ir.Expr) -> tuple[T.Type, str]:
+        """The metric type of a (non-wrapper) annotation and its canonical text."""
+        name = self.qualify(expr)
+        if name in _SCALARS:
+            return T.Scalar(_SCALARS[name]), _SCALARS[name]
+        if name is not None and name.startswith("builtins.") and name[9:] in ("str", "None"):
+            return T.Opaque(name[9:]), name[9:]
+        if isinstance(expr, ir.Const) and expr.value is None:
+            return T.Opaque("None"), "None"
+        if isinstance(expr, ir.Subscript):
+            base = self.qualify(expr.value)
+            if base in _CONTAINERS:
+                return self._container(expr, base)
+            if base == "builtins.tuple":
+                parts = [self.metric(e) for e in expr.index if not isinstance(e, ir.Slice)]
+                t = T.TupleType(tuple(p[0] for p in parts))
+                return t, "tuple[" + ", ".join(p[1] for p in parts) + "]"
+        if name in _CONTAINERS:
+            self._problem(expr, "DPS102", f"{name.split('.')[-1]} needs a norm and an element type")
+            return T.Opaque("?"), name.split(".")[-1]
+        shown = name or _source_text(expr)
+        hint = " (use MetricVector/MetricMatrix to give it a metric)" if "ndarray" in shown else ""
+        self._problem(expr, "DPS101", f"unknown annotation '{shown}'{hint}")
+        return T.Opaque(shown), shown
+
+    def _container(self, expr: ir.Subscript, base: str) -> tuple[T.Type, str]:
+        arity, shape = _CONTAINERS[base]
+        short = base.split(".")[-1]
+        args = [self.qualify(e) if not isinstance(e, ir.Slice) else None for e in expr.index]
+        if len(args) != arity:
+            self._problem(expr, "DPS102", f"{short} takes {arity} arguments, got {len(args)}")
+            return T.Opaque("?"), short
+        *norms, element = args
+        element_kind = _SCALARS.get(element or "")
+        if element_kind is None or element_kind == "Bool":
+            self._problem(expr, "DPS102",
+                          f"{short}: the element type must be Real, Integer or Data, "
+                          f"got '{_arg_text(expr.index[-1], element)}'")
+            return T.Opaque("?"), short
+        resolved = [_NORMS.get(n or "") for n in norms]
+        for position, norm in enumerate(resolved):
+            if norm is None:
+                self._problem(expr, "DPS102",
+                              f"{short}: expected a norm (L1, L2, L_inf), "
+                              f"got '{_arg_text(expr.index[position], norms[position])}'")
+                return T.Opaque("?"), short
+        clip = resolved[0] if arity == 3 else None
+        norm = resolved[-1] or "L1"
+        text = f"{short}[{', '.join([*(r or '' for r in resolved), element_kind])}]"
+        if shape == "vector":
+            return T.Vector(norm, element_kind, E.dimension("len", self.owner), clip), text
+        rows, cols = E.dimension("rows", self.owner), E.dimension("cols", self.owner)
+        return T.Matrix(norm, element_kind, rows, cols, clip), text
+
+    def _problem(self, expr: ir.Expr, code: str, message: str) -> None:
+        self.problems.append((expr.span, code, message))
+
+
+def _python_name(text: str) -> str:
+    return {"Real": "float", "Integer": "int", "Bool": "bool"}.get(text, text)
+
+
+def _arg_text(expr: ir.Expr | ir.Slice, qualified: str | None) -> str:
+    if qualified:
+        return qualified.split(".")[-1]
+    return _source_text(expr) if not isinstance(expr, ir.Slice) else ":"
+
+
+def _source_text(expr: ir.Expr) -> str:
+    dotted = ir.dotted_name(expr)
+    if dotted:
+        return dotted
+    if isinstance(expr, ir.Const):
+        return repr(expr.value)
+    return type(expr).__name__.lower()

@@ -1,0 +1,171 @@
+"""Typing rules of calls: analyzed functions, closures, stubbed builtins, unknowns."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from dpsens import ir
+from dpsens import types as T
+from dpsens.infer.binding import BindError, bind, conversion, dimension_mapping, substitute_type
+from dpsens.infer.values import UNKNOWN, Value, unknown
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+    from dpsens.infer.summary import Summary
+
+
+class CallRules:
+    """Mixin of Analysis: the call rule Σᵢ sᵢ·Γ(argᵢ) and its variants."""
+
+    def call(self: Analysis, e: ir.Call) -> Value:
+        """The value of a call expression."""
+        if isinstance(e.func, ir.Attribute) and self._is_method_call(e.func):
+            return self._method_call(e)
+        callee = self.expr(e.func)
+        args = [self.argument(a) for a in e.args]
+        keywords = {k.name: self.argument(k.value) for k in e.keywords}
+        return self.call_value(callee, args, keywords, e.span, ir.dotted_name(e.func) or "call")
+
+    def argument(self: Analysis, e: ir.Expr) -> Value:
+        """An argument; metric types written as values (unbox) are allowed here."""
+        if isinstance(e, ir.Subscript) and (self.qualify(e.value) or "").startswith("dpsens."):
+            metric = self.program.annotation_type(self.module, e, self.report)
+            if metric is not None:
+                return Value(T.TypeValue(metric))
+        return self.expr(e)
+
+    def call_value(self: Analysis, callee: Value, args: Sequence[Value],
+                   keywords: dict[str, Value], span: ir.Span, label: str) -> Value:
+        """Apply a function value to argument values."""
+        ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
+        if isinstance(ref, str) and ref in self.program.functions:
+            return self.call_summary(self.program.summary(ref, span, self), args, keywords, span)
+        if isinstance(ref, str):
+            rule = self.program.rules.get(ref)
+            if rule is not None:
+                return self.program.rules.apply(self, rule, args, keywords, span)
+        if ref is not None and hasattr(ref, "scope"):
+            return self.call_closure(ref, args, keywords, span)
+        if isinstance(ref, tuple) and ref[0] == "parameter":
+            return self.call_function_parameter(ref[1], ref[2], args, span)
+        self.report(span, "DPS203", f"call to '{label}' has no dpsens rule or analyzable body")
+        return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+
+    # -- analyzed top-level functions ----------------------------------------
+    def call_summary(self: Analysis, summary: Summary, args: Sequence[Value],
+                     keywords: dict[str, Value], span: ir.Span) -> Value:
+        """Σᵢ sᵢ·Γ(argᵢ), with static parameters and dimensions taken from the call site."""
+        names = [p.name for p in summary.params]
+        try:
+            bound = bind(names, [p.has_default for p in summary.params], args, keywords)
+        except BindError as error:
+            self.report(span, "DPS303", f"{summary.name}() {error}")
+            return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+        mapping: dict[E.Expr, E.Expr] = {}
+        unknown_statics: set[E.Expr] = set()
+        extra: C.Context = C.EMPTY
+        for param in summary.params:
+            value = bound[param.name]
+            if value is None:
+                continue
+            if param.static:
+                if not value.public:
+                    self.report(span, "DPS304",
+                                f"argument '{param.name}' of {summary.name}() must be static")
+                    extra = C.add(extra, C.blow_up(value.ctx))
+                symbol = E.static_symbol(param.name)
+                if value.exact is not None:
+                    mapping[symbol] = value.exact
+                else:
+                    unknown_statics.add(symbol)
+            else:
+                mapping.update(dimension_mapping(param.type, value.type))
+        ctx = extra
+        for param in summary.params:
+            value = bound[param.name]
+            if value is None or param.static:
+                continue
+            sensitivity = E.substitute(param.sensitivity, mapping)
+            if sensitivity.free_symbols & unknown_statics:
+                self.report(span, "DPS305", f"the sensitivity of {summary.name}() depends on a "
+                            "static argument whose value is not known")
+                sensitivity = E.INF
+            factor = conversion(value.type, param.type)
+            if factor is None:
+                self.report(span, "DPS301", f"argument '{param.name}' of {summary.name}(): "
+                            f"expected {param.type.show()}, got {value.type.show()}")
+                factor = E.INF
+            ctx = C.add(ctx, C.scale(E.mul(sensitivity, factor), value.ctx))
+        result_type = substitute_type(summary.ret_type, mapping)
+        if summary.kind == "privacy":
+            return self.privacy_call(summary, bound, span, result_type)
+        return Value(result_type, ctx)
+
+    # -- lambdas and nested functions -----------------------------------------
+    def call_closure(self: Analysis, closure: object, args: Sequence[Value],
+                     keywords: dict[str, Value], span: ir.Span) -> Value:
+        """Analyze a closure's body with the argument values bound to its parameters."""
+        node, scope = closure.node, closure.scope  # type: ignore[attr-defined]
+        names = [p.name for p in node.params]
+        try:
+            bound = bind(names, [p.default is not None for p in node.params], args, keywords)
+        except BindError as error:
+            self.report(span, "DPS303", f"call {error}")
+            return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+        child = scope.child()
+        for param in node.params:
+            value = bound[param.name]
+            child.env[param.name] = value if value is not None else child.expr(param.default)
+        if isinstance(node, ir.Lambda):
+            return child.expr(node.body)
+        if node in self.program.inline_stack:
+            self.report(span, "DPS204", f"recursive call of '{node.name}'")
+            return unknown(C.total(a.ctx for a in args))
+        self.program.inline_stack.append(node)
+        try:
+            return child.run_body(node.body)
+        finally:
+            self.program.inline_stack.pop()
+
+    def call_function_parameter(self: Analysis, name: str, kind: str, args: Sequence[Value],
+                                span: ir.Span) -> Value:
+        """A call of a Callable parameter: sens(f, i) per argument position, symbolically."""
+        if kind == "privacy":
+            return self.privacy_parameter_call(name, args, span)
+        ctx: C.Context = C.EMPTY
+        for position, value in enumerate(args):
+            ctx = C.add(ctx, C.scale(E.static_symbol(f"sens({name}, {position})"), value.ctx))
+        return Value(T.REAL, ctx)
+
+    def function_sensitivity(self: Analysis, function: Value, arg_types: Sequence[T.Type],
+                             span: ir.Span) -> tuple[list[E.Expr], Value]:
+        """Per-position sensitivities of a function value, and its result (other ctx = captures)."""
+        names = [self.fresh_variable("arg", t) for t in arg_types]
+        args = [Value(t, C.single(n)) for t, n in zip(arg_types, names)]
+        result = self.call_value(function, args, {}, span, "function argument")
+        sensitivities = [result.ctx.get(n, E.ZERO) for n in names]
+        captured = {k: v for k, v in result.ctx.items() if k not in names}
+        return sensitivities, result.with_ctx(captured)
+
+    # -- methods ----------------------------------------------------------------
+    def _is_method_call(self: Analysis, func: ir.Attribute) -> bool:
+        dotted = ir.dotted_name(func)
+        return dotted is None or dotted.split(".")[0] in self.env
+
+    def _method_call(self: Analysis, e: ir.Call) -> Value:
+        """``x.sum(axis=0)`` is ``numpy.sum(x, axis=0)`` when numpy's stub has it."""
+        assert isinstance(e.func, ir.Attribute)
+        receiver = self.expr(e.func.value)
+        args = [receiver, *(self.argument(a) for a in e.args)]
+        keywords = {k.name: self.argument(k.value) for k in e.keywords}
+        rule = self.program.rules.get(f"numpy.{e.func.attr}")
+        if rule is not None and isinstance(receiver.type, (T.Vector, T.Matrix)):
+            return self.program.rules.apply(self, rule, args, keywords, e.span)
+        self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
+        base = e.func.value
+        if isinstance(base, ir.Name) and base.id in self.env:
+            # The method may mutate its receiver in place.
+            self.env[base.id] = unknown(C.add(receiver.ctx, C.total(a.ctx for a in args)))
+        return unknown(C.total(a.ctx for a in (*args, *keywords.values())))

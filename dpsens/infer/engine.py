@@ -1,0 +1,195 @@
+"""The per-function inference pass: expressions (statements and calls in mixins)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from dpsens import ir
+from dpsens import types as T
+from dpsens.diagnostics import Span
+from dpsens.infer import arith
+from dpsens.infer.calls import CallRules
+from dpsens.infer.indexing import subscript
+from dpsens.infer.privacy import PrivacyRules
+from dpsens.infer.stmts import StatementRules
+from dpsens.infer.values import UNKNOWN, Value, join, number, static, tuple_value, unknown
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.program import Program
+
+Env = dict[str, Value]
+_NORM_NAMES = {"dpsens.L1": "L1", "dpsens.L2": "L2", "dpsens.L_inf": "L_inf", "dpsens.LInf": "L_inf"}
+
+
+@dataclass(frozen=True)
+class Closure:
+    """A lambda or nested def, analyzed at each call with the caller's values."""
+
+    node: ir.Lambda | ir.Function
+    scope: Analysis
+
+
+class Analysis(CallRules, StatementRules, PrivacyRules):
+    """Infers values for one function body; ``env`` maps names to values."""
+
+    def __init__(self, program: Program, module: ir.Module, qualname: str,
+                 var_types: dict[str, T.Type], privacy: bool = False) -> None:
+        self.program = program
+        self.module = module
+        self.qualname = qualname
+        self.var_types = var_types  # the metric type of every context variable
+        self.privacy = privacy
+        self.env: Env = {}
+        self.assumptions: list[str] = []
+        self.poisoned = False  # an unsupported construct may have changed the result
+        self.aliases: dict[str, str] = {}  # local name -> the parameter whose array it shares
+        self.ledger: object = None
+
+    # -- reporting ---------------------------------------------------------
+    def report(self, span: Span, code: str, message: str) -> None:
+        """Record a diagnostic at a span of this module."""
+        self.program.report(self.module, span, code, message)
+
+    def assume(self, text: str) -> None:
+        """Record a condition the result relies on that could not be decided."""
+        if text not in self.assumptions:
+            self.assumptions.append(text)
+
+    def tracked(self) -> C.Context:
+        """Every context variable, at sensitivity 1 (what unknown effects may touch)."""
+        return {name: E.ONE for name in self.var_types}
+
+    # -- names ---------------------------------------------------------------
+    def qualify(self, expr: ir.Expr) -> str | None:
+        """The qualified name an expression refers to, unless it is a local value."""
+        dotted = ir.dotted_name(expr)
+        if dotted is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        if head in self.env:
+            return None
+        return self.program.qualify(self.module, dotted)
+
+    def lookup(self, name: str, span: Span) -> Value:
+        """The value of a bare name."""
+        if name in self.env:
+            return self.env[name]
+        return self.global_value(name, span)
+
+    def global_value(self, dotted: str, span: Span) -> Value:
+        """A module-level name: function, builtin rule, norm, type or constant."""
+        qualified = self.program.qualify(self.module, dotted)
+        if qualified in _NORM_NAMES:
+            return Value(T.NormValue(_NORM_NAMES[qualified]))
+        if qualified in self.program.functions or self.program.rules.get(qualified):
+            return Value(T.Callable_(qualified))
+        constant = self.program.constant(self.module, dotted)
+        if constant is not None:
+            return constant
+        metric = self.program.metric_type(self.module, dotted)
+        if metric is not None:
+            return Value(T.TypeValue(metric))
+        self.report(span, "DPS206", f"unresolved name '{dotted}'")
+        return Value(UNKNOWN)
+
+    # -- expressions ---------------------------------------------------------
+    def expr(self, e: ir.Expr) -> Value:
+        """The value of an expression."""
+        value = self._expr(e)
+        if T.is_bounded_by_one(value.type):
+            # Distances of the result are at most 1, so a discrete input that
+            # changes at all (distance >= 1) moves it by at most its own distance.
+            discrete = [n for n, t in self.var_types.items() if T.is_discrete_metric(t)]
+            value = value.with_ctx(C.cap(value.ctx, discrete))
+        return value
+
+    def _expr(self, e: ir.Expr) -> Value:
+        if isinstance(e, ir.Const):
+            if isinstance(e.value, (int, float, bool)):
+                return number(e.value)
+            return Value(T.Opaque("None" if e.value is None else type(e.value).__name__))
+        if isinstance(e, ir.Name):
+            return self.lookup(e.id, e.span)
+        if isinstance(e, ir.Attribute):
+            return self.attribute(e)
+        if isinstance(e, ir.BinOp):
+            left, right = self.expr(e.left), self.expr(e.right)
+            return arith.binary(e.op, left, right, self._reporter(e.span))
+        if isinstance(e, ir.UnaryOp):
+            operand = self.expr(e.operand)
+            if e.op in ("-", "+"):
+                return arith.negate(operand) if e.op == "-" else operand
+            return Value(T.BOOL, arith.truth(operand))
+        if isinstance(e, ir.Compare):
+            return arith.compare(self.expr(e.left), self.expr(e.right))
+        if isinstance(e, ir.BoolOp):
+            return Value(T.BOOL, C.total(arith.truth(self.expr(v)) for v in e.values))
+        if isinstance(e, ir.IfExp):
+            test = self.expr(e.test)
+            branches = join(self.expr(e.body), self.expr(e.orelse))
+            return branches.with_ctx(C.add(branches.ctx, C.blow_up(test.ctx)))
+        if isinstance(e, ir.Subscript):
+            return self.subscript(e)
+        if isinstance(e, ir.TupleExpr):
+            return tuple_value(tuple(self.expr(x) for x in e.elts))
+        if isinstance(e, ir.Lambda):
+            return Value(T.Callable_(Closure(e, self)))
+        if isinstance(e, ir.Call):
+            return self.call(e)
+        return self.unsupported_expr(e)
+
+    def _reporter(self, span: Span) -> arith.Report:
+        return lambda code, message: self.report(span, code, message)
+
+    def unsupported_expr(self, e: ir.Expr) -> Value:
+        """DPS202: unbounded in every variable the expression reads."""
+        assert isinstance(e, ir.Unsupported)
+        self.report(e.span, "DPS202", f"unsupported expression: {e.kind}")
+        read = C.total(self.env[n].ctx for n in e.names if n in self.env)
+        return unknown(read)
+
+    def attribute(self, e: ir.Attribute) -> Value:
+        """``x.shape`` and friends on locals; dotted module names otherwise."""
+        dotted = ir.dotted_name(e)
+        if dotted is not None and dotted.split(".")[0] not in self.env:
+            return self.global_value(dotted, e.span)
+        base = self.expr(e.value)
+        shape = _shape(base.type)
+        if e.attr == "shape" and shape is not None:
+            return tuple_value(tuple(static(T.INTEGER, d) for d in shape))
+        if e.attr in ("size", "ndim") and shape is not None:
+            size = shape[0] if len(shape) == 1 else E.mul(shape[0], shape[1])
+            return static(T.INTEGER, size if e.attr == "size" else E.number(len(shape)))
+        if e.attr == "T" and isinstance(base.type, T.Matrix) and base.public:
+            return Value(T.Matrix("L1", base.type.elem, base.type.cols, base.type.rows))
+        self.report(e.span, "DPS202", f"unsupported attribute '.{e.attr}'")
+        return unknown(base.ctx)
+
+    def subscript(self, e: ir.Subscript) -> Value:
+        """Indexing a container or a tuple."""
+        base = self.expr(e.value)
+        index = [self._index_part(i) for i in e.index]
+        return subscript(base, index, self._reporter(e.span))
+
+    def _index_part(self, part: ir.Expr | ir.Slice) -> Value | tuple[Value | None, ...]:
+        if isinstance(part, ir.Slice):
+            return tuple(None if p is None else self.expr(p) for p in (part.lower, part.upper, part.step))
+        return self.expr(part)
+
+    def fresh_variable(self, prefix: str, t: T.Type) -> str:
+        """A new context variable standing for an argument or a loop-carried value."""
+        self.program.fresh += 1
+        name = f"@{prefix}{self.program.fresh}"
+        self.var_types[name] = t
+        return name
+
+
+def _shape(t: T.Type) -> tuple[E.Expr, ...] | None:
+    if isinstance(t, T.Vector):
+        return (t.length,)
+    if isinstance(t, T.Matrix):
+        return (t.rows, t.cols)
+    return None

@@ -1,0 +1,221 @@
+"""The loop rules: s^k on the carried value, Σ_{j<k} s^j on everything else.
+
+The body is analyzed once with every carried variable replaced by a fresh
+context variable; that gives the one-step transfer new_u = Σ_v A[u][v]·old_v
++ B_u.  Iterating it is exact for the abstraction, so a known small count is
+unrolled; a symbolic count uses the closed forms of docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dpsens import ir
+from dpsens import types as T
+from dpsens.infer.values import Value, join_types, unknown
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+
+UNROLL_LIMIT = 1000
+
+
+def run_loop(a: Analysis, s: ir.For) -> None:
+    """Update the environment for the effect of a for loop."""
+    iteration = _iteration(a, s)
+    assigned = _assigned(s.body)
+    if iteration is None or _contains_return(s.body):
+        if iteration is not None:
+            a.report(s.span, "DPS201", "return inside a loop is not supported")
+            a.poisoned = True
+        for name in assigned | _target_names(s.target):
+            a.env[name] = unknown(a.tracked())
+        return
+    count, element = iteration
+    carried = sorted(name for name in assigned if name in a.env)
+    types = {name: a.env[name].type for name in carried}
+    for _ in range(2):
+        pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
+        body = a.child()
+        for name in carried:
+            body.env[name] = Value(types[name], C.single(pseudo[name]))
+        body.assign(s.target, element)
+        body.block(s.body)
+        changed = {n: join_types(types[n], body.env[n].type) for n in carried}
+        if all(changed[n] == types[n] for n in carried):
+            break
+        types = {n: changed[n] or T.Opaque("unknown") for n in carried}
+    transfer = {name: body.env[name].ctx for name in carried}
+    initial = {name: a.env[name].ctx for name in carried}
+    final, before_last = _iterate(a, s, count, transfer, initial, pseudo)
+    for name in carried:
+        a.env[name] = Value(types[name], final[name])
+    for name in sorted(assigned - set(carried)):
+        if name in body.env:
+            local = body.env[name]
+            a.env[name] = Value(local.type, C.substitute(local.ctx, before_last))
+    a.assign(s.target, element)
+
+
+def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value] | None:
+    """(iteration count, value of the loop variable), or None for an unsupported iterable."""
+    it = s.iter
+    if isinstance(it, ir.Call) and a.qualify(it.func) == "builtins.range" and not it.keywords:
+        bounds = [a.expr(arg) for arg in it.args]
+        if len(bounds) in (1, 2):
+            start = bounds[0] if len(bounds) == 2 else Value(T.INTEGER, exact=E.ZERO)
+            stop = bounds[-1]
+            ctx = C.add(start.ctx, stop.ctx)
+            exact = None
+            if start.exact is not None and stop.exact is not None:
+                exact = E.smax(E.ZERO, stop.exact - start.exact)
+            bound = None
+            if start.magnitude() is not None and stop.magnitude() is not None:
+                bound = E.smax(start.magnitude() or E.ZERO, stop.magnitude() or E.ZERO)
+            return Value(T.INTEGER, ctx, exact), Value(T.INTEGER, C.blow_up(ctx), bound=bound)
+    container = a.expr(it)
+    if isinstance(container.type, T.Vector):
+        entry = Value(T.Scalar(container.type.elem), container.ctx)
+        return Value(T.INTEGER, exact=container.type.length), entry
+    if isinstance(container.type, T.Matrix):
+        t = container.type
+        row = Value(T.Vector(t.norm, t.elem, t.cols, t.clip), container.ctx)
+        return Value(T.INTEGER, exact=t.rows), row
+    a.report(it.span if hasattr(it, "span") else s.span, "DPS201",
+             "only range(...) and vectors or matrices can be iterated")
+    return None
+
+
+def _iterate(a: Analysis, s: ir.For, count: Value, transfer: dict[str, C.Context],
+             initial: dict[str, C.Context], pseudo: dict[str, str]
+             ) -> tuple[dict[str, C.Context], dict[str, C.Context]]:
+    """Contexts after all iterations and after all but the last (by pseudo variable)."""
+    names = sorted(transfer)
+    ratio = {u: {v: transfer[u].get(pseudo[v], E.ZERO) for v in names} for u in names}
+    rest = {u: {k: x for k, x in transfer[u].items() if k not in pseudo.values()} for u in names}
+    n = count.exact
+    if count.public and n is not None and n.is_Integer and int(n) <= UNROLL_LIMIT:
+        return _unrolled(int(n), ratio, rest, initial, pseudo)
+    if count.public and n is not None:
+        return _closed_form(n, ratio, rest, initial, pseudo)
+    return _unbounded(a, s, count, ratio, rest, initial, pseudo)
+
+
+def _step(state: dict[str, C.Context], ratio: dict[str, dict[str, E.Expr]],
+          rest: dict[str, C.Context]) -> dict[str, C.Context]:
+    return {
+        u: C.add(C.total(C.scale(ratio[u][v], state[v]) for v in state), rest[u]) for u in state
+    }
+
+
+def _by_pseudo(state: dict[str, C.Context], pseudo: dict[str, str]) -> dict[str, C.Context]:
+    return {pseudo[name]: ctx for name, ctx in state.items()}
+
+
+def _unrolled(n, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
+    state, previous = dict(initial), dict(initial)
+    for _ in range(n):
+        previous, state = state, _step(state, ratio, rest)
+    return state, _by_pseudo(previous, pseudo)
+
+
+def _growth(ratio: dict[str, dict[str, E.Expr]]) -> dict[str, E.Expr]:
+    """Per carried variable, the factor its distance may grow by in one iteration.
+
+    Uncoupled variables grow by their own factor.  Coupled ones are bounded
+    together: the sum of their distances grows by the largest column sum of
+    the transfer matrix (its induced L1 norm), and each is at most that sum.
+    """
+    names = list(ratio)
+    coupled = any(not E.is_zero(ratio[u][v]) for u in names for v in names if u != v)
+    if not coupled:
+        return {u: ratio[u][u] for u in names}
+    growth = E.ZERO
+    for v in names:
+        column = E.ZERO
+        for u in names:
+            column = E.add(column, ratio[u][v])
+        growth = E.smax(growth, column)
+    return {u: growth for u in names}
+
+
+def _sources(ratio, rest, initial):  # type: ignore[no-untyped-def]
+    """(start, added) contexts per variable: its own, or the sums when coupled."""
+    names = list(ratio)
+    coupled = any(not E.is_zero(ratio[u][v]) for u in names for v in names if u != v)
+    if not coupled:
+        return {u: (initial[u], rest[u]) for u in names}
+    together = (C.total(initial.values()), C.total(rest.values()))
+    return {u: together for u in names}
+
+
+def _closed_form(n, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
+    growth, sources = _growth(ratio), _sources(ratio, rest, initial)
+    final = {u: _geometric_state(growth[u], n, *sources[u]) for u in ratio}
+    last = {u: _geometric_state(growth[u], n - 1, *sources[u]) for u in ratio}
+    return final, _by_pseudo(last, pseudo)
+
+
+def _geometric_state(s: E.Expr, n: E.Expr, start: C.Context, added: C.Context) -> C.Context:
+    return C.add(C.scale(E.power(s, n), start), C.scale(E.geometric(s, n), added))
+
+
+def _unbounded(a, s, count, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
+    """Unknown count: only a carried value that is at most 1-sensitive stays bounded."""
+    growth, sources = _growth(ratio), _sources(ratio, rest, initial)
+    taint = C.blow_up(count.ctx)
+    final = {}
+    for u in ratio:
+        start, added = sources[u]
+        verdict = E.decide_le(growth[u], E.ONE)
+        if verdict is None:
+            a.assume(f"{E.render(growth[u])} <= 1")
+        if verdict is False:
+            a.report(s.span, "DPS207", f"the loop count is not static and '{u}' grows by a "
+                     f"factor {E.render(growth[u])} per iteration")
+            final[u] = C.blow_up(C.add(start, added))
+            continue
+        # Growth <= 1: the start contributes at most once, but whatever an
+        # iteration adds accumulates an unknown number of times.
+        final[u] = C.add(C.add(start, C.blow_up(added)), taint)
+    return final, _by_pseudo(final, pseudo)
+
+
+def _assigned(body: tuple[ir.Stmt, ...]) -> set[str]:
+    names: set[str] = set()
+    for statement in body:
+        if isinstance(statement, (ir.Assign,)):
+            for target in statement.targets:
+                names |= _target_names(target)
+        elif isinstance(statement, ir.AugAssign):
+            names |= _target_names(statement.target)
+        elif isinstance(statement, ir.If):
+            names |= _assigned(statement.body) | _assigned(statement.orelse)
+        elif isinstance(statement, ir.For):
+            names |= _assigned(statement.body) | _target_names(statement.target)
+        elif isinstance(statement, ir.FunctionDef):
+            names.add(statement.function.name)
+        elif isinstance(statement, ir.UnsupportedStmt):
+            names |= set(statement.assigned)
+    return names
+
+
+def _target_names(target: ir.Target) -> set[str]:
+    if isinstance(target, ir.NameTarget):
+        return {target.id}
+    if isinstance(target, ir.TupleTarget):
+        return set().union(*(_target_names(t) for t in target.elts))
+    return {target.base} if target.base else set()
+
+
+def _contains_return(body: tuple[ir.Stmt, ...]) -> bool:
+    for statement in body:
+        if isinstance(statement, ir.Return):
+            return True
+        if isinstance(statement, ir.If) and _contains_return(statement.body + statement.orelse):
+            return True
+        if isinstance(statement, ir.For) and _contains_return(statement.body):
+            return True
+    return False

@@ -1,0 +1,139 @@
+"""The set of analyzed modules: name resolution across modules and cached summaries."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from dpsens import ir
+from dpsens import types as T
+from dpsens.diagnostics import Diagnostic, Span
+from dpsens.infer.annotations import AnnotationResolver
+from dpsens.infer.summary import ParamSummary, Summary, summarize
+from dpsens.infer.values import Value
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+    from dpsens.rules.table import RuleTable
+
+_CANONICAL_PREFIXES = ("dpsens.lang.", "dpsens.runtime.builtins.", "dpsens.runtime.mechanisms.",
+                       "dpsens.runtime.")
+
+
+def canonical(name: str) -> str:
+    """``dpsens.lang.Real`` and ``dpsens.Real`` are one name; so are numpy aliases."""
+    for prefix in _CANONICAL_PREFIXES:
+        if name.startswith(prefix):
+            return "dpsens." + name[len(prefix):]
+    if name.startswith("numpy.core."):
+        return "numpy." + name.split(".")[-1]
+    return name
+
+
+class Program:
+    """Modules being checked, the rule table, and per-function summaries."""
+
+    def __init__(self, modules: list[ir.Module], rules: RuleTable) -> None:
+        self.modules = {m.name: m for m in modules}
+        self.rules = rules
+        self.functions: dict[str, tuple[ir.Module, ir.Function]] = {
+            f"{m.name}.{f.name}": (m, f) for m in modules for f in m.functions
+        }
+        self.summaries: dict[str, Summary] = {}
+        self.active: list[str] = []
+        self.inline_stack: list[object] = []
+        self.fresh = 0  # counter for fresh context variables, shared by nested analyses
+        self.diagnostics: dict[str, set[Diagnostic]] = {m.path: set() for m in modules}
+        self._constants: dict[tuple[str, str], Value | None] = {}
+
+    def report(self, module: ir.Module, span: Span, code: str, message: str) -> None:
+        """Record a diagnostic (duplicates from re-analysis collapse)."""
+        self.diagnostics.setdefault(module.path, set()).add(
+            Diagnostic.at(module.path, span, code, message))
+
+    # -- names -----------------------------------------------------------------
+    def qualify(self, module: ir.Module, dotted: str) -> str | None:
+        """The qualified name of a dotted module-scope name."""
+        head, _, rest = dotted.partition(".")
+        if head in module.imports:
+            base = module.imports[head]
+        elif any(f.name == head for f in module.functions) or head in module.constants:
+            base = f"{module.name}.{head}"
+        else:
+            base = f"builtins.{head}"
+        return canonical(f"{base}.{rest}" if rest else base)
+
+    def qualify_expr(self, module: ir.Module, expr: ir.Expr) -> str | None:
+        """qualify() for an expression that is a dotted name, else None."""
+        dotted = ir.dotted_name(expr)
+        return None if dotted is None else self.qualify(module, dotted)
+
+    def constant(self, module: ir.Module, dotted: str) -> Value | None:
+        """The value of a module-level constant (assigned once), local or imported."""
+        qualified = self.qualify(module, dotted) or ""
+        owner_name, _, name = qualified.rpartition(".")
+        owner = self.modules.get(owner_name)
+        if owner is None or name not in owner.constants:
+            return None
+        key = (owner_name, name)
+        if key not in self._constants:
+            from dpsens.infer.engine import Analysis
+
+            self._constants[key] = None  # a constant defined through itself is unknown
+            value = Analysis(self, owner, f"{owner_name}.<module>", {}).expr(owner.constants[name])
+            self._constants[key] = value
+        return self._constants[key]
+
+    def metric_type(self, module: ir.Module, dotted: str) -> T.Type | None:
+        """A scalar metric type written as a value (``unbox(v, Real, ())``)."""
+        return self.annotation_type(module, ir.Name(Span(0, 0, 0, 0), dotted), None, quiet=True)
+
+    def annotation_type(self, module: ir.Module, expr: ir.Expr,
+                        report: Callable[[Span, str, str], None] | None,
+                        quiet: bool = False) -> T.Type | None:
+        """The metric type an annotation expression denotes (None if it is not one)."""
+        resolver = AnnotationResolver(lambda e: self.qualify_expr(module, e), "value")
+        metric, _ = resolver.metric(expr)
+        if resolver.problems:
+            if report is not None and not quiet:
+                for span, code, message in resolver.problems:
+                    report(span, code, message)
+            return None
+        return metric
+
+    # -- summaries -------------------------------------------------------------
+    def summary(self, qualname: str, span: Span, caller: Analysis) -> Summary:
+        """The (cached) summary of an analyzed function; recursion is DPS204."""
+        if qualname in self.summaries:
+            return self.summaries[qualname]
+        module, function = self.functions[qualname]
+        if qualname in self.active:
+            caller.report(span, "DPS204", f"recursive call of '{function.name}'")
+            return _unbounded_summary(qualname, function)
+        self.active.append(qualname)
+        try:
+            result = summarize(self, module, function)
+        finally:
+            self.active.pop()
+        self.summaries[qualname] = result
+        return result
+
+    def summarize_all(self) -> None:
+        """Summaries of every top-level function, in source order."""
+        for qualname, (module, function) in self.functions.items():
+            if qualname not in self.summaries:
+                self.active.append(qualname)
+                try:
+                    self.summaries[qualname] = summarize(self, module, function)
+                finally:
+                    self.active.pop()
+
+
+def _unbounded_summary(qualname: str, function: ir.Function) -> Summary:
+    params = [ParamSummary(p.name, "?", T.Opaque("unknown"), False, p.default is not None,
+                           sensitivity=E.INF, epsilon=E.INF, delta=E.INF) for p in function.params]
+    return Summary(qualname, function.name, function.span.line, "sensitivity", params,
+                   T.Opaque("unknown"), "unknown")
+
+
+__all__ = ["Program", "canonical"]

@@ -1,0 +1,189 @@
+"""Typing rules of statements: assignment, branches, returns, nested defs, loops."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from dpsens import ir
+from dpsens import types as T
+from dpsens.infer.values import Value, join, tuple_value, unknown
+from dpsens.sym import context as C
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis, Env
+
+
+@dataclass
+class Flow:
+    """What a block leaves: the environment if it falls through, the returned value if any."""
+
+    env: Env | None
+    returned: Value | None = None
+
+
+class StatementRules:
+    """Mixin of Analysis: blocks are processed forward over the environment."""
+
+    def child(self: Analysis) -> Analysis:
+        """An analysis of a nested body that sees (a copy of) this environment."""
+        from dpsens.infer.engine import Analysis
+
+        nested = Analysis(self.program, self.module, self.qualname, self.var_types, self.privacy)
+        nested.env = dict(self.env)
+        nested.assumptions = self.assumptions
+        nested.ledger = self.ledger
+        nested.aliases = dict(self.aliases)
+        return nested
+
+    def run_body(self: Analysis, body: Sequence[ir.Stmt]) -> Value:
+        """Analyze a function body; the value it returns (None falls through)."""
+        flow = self.block(body)
+        if flow.returned is None:
+            return Value(T.Opaque("None"))
+        return flow.returned
+
+    def block(self: Analysis, body: Sequence[ir.Stmt]) -> Flow:
+        """Run statements in order; an ``if`` that may return takes the rest into its branches."""
+        for position, statement in enumerate(body):
+            if isinstance(statement, ir.If) and _may_return(statement):
+                rest = tuple(body[position + 1:])
+                statement = ir.If(statement.span, statement.test,
+                                  statement.body + rest, statement.orelse + rest)
+                return self.branch(statement)
+            if isinstance(statement, ir.Return):
+                value = self.expr(statement.value) if statement.value is not None else None
+                return Flow(None, value if value is not None else Value(T.Opaque("None")))
+            self.statement(statement)
+        return Flow(self.env)
+
+    def branch(self: Analysis, statement: ir.If) -> Flow:
+        """max(Γ_A, Γ_B) + ∞·Γ_c for everything either branch assigns or returns."""
+        test = self.expr(statement.test)
+        taint = C.blow_up(test.ctx)
+        flows = []
+        for body in (statement.body, statement.orelse):
+            nested = self.child()
+            flows.append(nested.block(body))
+        envs = [f.env for f in flows if f.env is not None]
+        returned = [f.returned for f in flows if f.returned is not None]
+        if envs:
+            self.env = _join_envs(self.env, envs, taint)
+        result = None
+        if returned:
+            result = returned[0] if len(returned) == 1 else join(returned[0], returned[1])
+            result = result.with_ctx(C.add(result.ctx, taint))
+        return Flow(self.env if envs else None, result)
+
+    def statement(self: Analysis, statement: ir.Stmt) -> None:
+        """Run one statement that does not return."""
+        if isinstance(statement, ir.Assign):
+            value = self.expr(statement.value)
+            for target in statement.targets:
+                self.assign(target, value)
+                if isinstance(target, ir.NameTarget) and isinstance(statement.value, ir.Name):
+                    # y = x shares x's array: mutating y mutates x.
+                    source = statement.value.id
+                    self.aliases[target.id] = self.aliases.get(source, source)
+        elif isinstance(statement, ir.AugAssign):
+            self.augmented(statement)
+        elif isinstance(statement, ir.ExprStmt):
+            self.expr(statement.value)
+        elif isinstance(statement, ir.If):
+            self.branch(statement)
+        elif isinstance(statement, ir.For):
+            self.loop(statement)
+        elif isinstance(statement, ir.FunctionDef):
+            from dpsens.infer.engine import Closure
+
+            self.env[statement.function.name] = Value(T.Callable_(Closure(statement.function, self)))
+        elif isinstance(statement, ir.UnsupportedStmt):
+            self.report(statement.span, "DPS201", f"unsupported statement: {statement.kind}")
+            for name in statement.assigned:
+                self.env[name] = unknown(self.tracked())
+
+    def assign(self: Analysis, target: ir.Target, value: Value) -> None:
+        """Bind a target; tuple targets unpack component by component."""
+        if isinstance(target, ir.NameTarget):
+            self.env[target.id] = value
+        elif isinstance(target, ir.TupleTarget):
+            parts = _unpack(value, len(target.elts))
+            if parts is None:
+                self.report(target.span, "DPS301",
+                            f"cannot unpack {value.type.show()} into {len(target.elts)} names")
+                parts = [unknown(value.ctx)] * len(target.elts)
+            for element, part in zip(target.elts, parts):
+                self.assign(element, part)
+        else:
+            self.mutate(target, value)
+
+    def mutate(self: Analysis, target: ir.StoreTarget, value: Value) -> None:
+        """``x[i] = v``: DPS205 on parameters; a local's distance grows by the stored value's."""
+        base = target.base
+        if base is None or base not in self.env:
+            self.report(target.span, "DPS205", "assignment to an element of an unknown object")
+            return
+        root = self.aliases.get(base, base)
+        if root in self.var_types:
+            self.report(target.span, "DPS205", f"parameter '{root}' is mutated in place")
+            for name in {base, root}:
+                self.env[name] = unknown(C.add(self.env[name].ctx, C.single(root)))
+            return
+        # Replacing part of a local container moves it by at most the new part's
+        # distance plus the old part's, which its own distance already bounds.
+        old = self.env[base]
+        self.env[base] = old.with_ctx(C.add(old.ctx, value.ctx))
+
+    def augmented(self: Analysis, statement: ir.AugAssign) -> None:
+        """``x op= e`` is ``x = x op e``."""
+        from dpsens.infer import arith
+
+        if not isinstance(statement.target, ir.NameTarget):
+            self.mutate(statement.target, self.expr(statement.value))  # type: ignore[arg-type]
+            return
+        current = self.lookup(statement.target.id, statement.target.span)
+        operand = self.expr(statement.value)
+        report = self._reporter(statement.span)
+        self.env[statement.target.id] = arith.binary(statement.op, current, operand, report)
+
+    def loop(self: Analysis, statement: ir.For) -> None:
+        """A for loop: the loop rules live in loops.py."""
+        from dpsens.infer.loops import run_loop
+
+        run_loop(self, statement)
+
+
+def _may_return(statement: ir.Stmt) -> bool:
+    if isinstance(statement, ir.Return):
+        return True
+    if isinstance(statement, ir.If):
+        return any(_may_return(s) for s in (*statement.body, *statement.orelse))
+    return False
+
+
+def _unpack(value: Value, count: int) -> list[Value] | None:
+    if value.parts is not None:
+        return list(value.parts) if len(value.parts) == count else None
+    if isinstance(value.type, T.TupleType) and len(value.type.elts) == count:
+        # Without the parts, each component moves at most as far as the whole tuple.
+        return [Value(t, value.ctx) for t in value.type.elts]
+    return None
+
+
+def _join_envs(before: Env, envs: list[Env], taint: C.Context) -> Env:
+    if len(envs) == 1:
+        envs = [envs[0], before]
+    first, second = envs
+    out: Env = {}
+    for name in first.keys() | second.keys():
+        a, b = first.get(name), second.get(name)
+        if a is not None and a is b:
+            out[name] = a
+            continue
+        joined = join(a, b) if a is not None and b is not None else (a or b)
+        assert joined is not None
+        out[name] = joined.with_ctx(C.add(joined.ctx, taint))
+    return out
+
+
+__all__ = ["Flow", "StatementRules", "tuple_value"]

@@ -1,0 +1,159 @@
+"""Analyze one top-level function into a summary: what callers and reports use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from dpsens import ir
+from dpsens import types as T
+from dpsens.infer.annotations import Annotation, AnnotationResolver
+from dpsens.infer.binding import conversion
+from dpsens.infer.values import Value
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.program import Program
+
+
+@dataclass
+class ParamSummary:
+    """One parameter: its type and what the function costs in it."""
+
+    name: str
+    text: str
+    type: T.Type
+    static: bool
+    has_default: bool
+    sensitivity: E.Expr = E.ZERO
+    callable_kind: str | None = None
+    epsilon: E.Expr = E.ZERO
+    delta: E.Expr = E.ZERO
+
+
+@dataclass
+class Summary:
+    """The inferred signature of a function."""
+
+    qualname: str
+    name: str
+    line: int
+    kind: str  # sensitivity | privacy | black_box
+    params: list[ParamSummary]
+    ret_type: T.Type
+    ret_text: str
+    assumptions: list[str] = field(default_factory=list)
+    accounting: str = ""
+    mechanisms: list[dict[str, str]] = field(default_factory=list)
+
+
+def resolve_params(program: Program, module: ir.Module, function: ir.Function
+                   ) -> list[tuple[ir.Param, Annotation]]:
+    """Each parameter with its resolved annotation (problems reported)."""
+    out = []
+    for param in function.params:
+        if param.annotation is None:
+            program.report(module, param.span, "DPS103",
+                           f"parameter '{param.name}' has no annotation; treated as Real")
+            out.append((param, Annotation(T.REAL, "Real")))
+            continue
+        resolver = AnnotationResolver(lambda e: program.qualify_expr(module, e), param.name)
+        annotation = resolver.resolve(param.annotation)
+        for span, code, message in annotation.problems:
+            program.report(module, span, code, message)
+        out.append((param, annotation))
+    return out
+
+
+def resolve_return(program: Program, module: ir.Module, function: ir.Function) -> Annotation | None:
+    """The resolved return annotation, or None when there is none."""
+    if function.returns is None:
+        return None
+    resolver = AnnotationResolver(lambda e: program.qualify_expr(module, e), "return")
+    annotation = resolver.resolve(function.returns)
+    for span, code, message in annotation.problems:
+        program.report(module, span, code, message)
+    return annotation
+
+
+def summarize(program: Program, module: ir.Module, function: ir.Function) -> Summary:
+    """Run inference on a function body and collect the per-parameter results."""
+    from dpsens.infer.engine import Analysis
+
+    params = resolve_params(program, module, function)
+    returns = resolve_return(program, module, function)
+    kind = "privacy" if returns and returns.priv else "black_box" if returns and returns.black_box \
+        else "sensitivity"
+    var_types = {p.name: a.type for p, a in params if not a.static and a.callable_kind is None}
+    analysis = Analysis(program, module, function.qualname, var_types, privacy=kind == "privacy")
+    for param, annotation in params:
+        analysis.env[param.name] = _initial_value(param.name, annotation)
+    for name in function.unsupported_params:
+        program.report(module, function.span, "DPS201", f"*{name} parameters are not analyzed")
+    summaries = [
+        ParamSummary(p.name, a.text, a.type, a.static or a.callable_kind is not None,
+                     p.default is not None, callable_kind=a.callable_kind)
+        for p, a in params
+    ]
+    summary = Summary(function.qualname, function.name, function.span.line, kind, summaries,
+                      T.Opaque("BlackBox") if kind == "black_box" else T.Opaque("None"), "None")
+    if kind == "black_box":
+        summary.ret_text = returns.text if returns else "None"
+        for param in summaries:
+            param.sensitivity = E.ZERO if param.static else E.INF
+        return summary
+    result = analysis.run_body(function.body)
+    if analysis.poisoned:
+        result = result.with_ctx(C.add(result.ctx, C.blow_up(analysis.tracked())))
+    result = _fit_return(program, module, function, result, returns)
+    summary.ret_type, summary.ret_text = result.type, _type_text(result.type, returns)
+    summary.assumptions = sorted(analysis.assumptions)
+    for param in summaries:
+        if not param.static:
+            param.sensitivity = result.ctx.get(param.name, E.ZERO)
+    if kind == "privacy":
+        analysis.finish_privacy(summary, result)
+    return summary
+
+
+def _initial_value(name: str, annotation: Annotation) -> Value:
+    if annotation.callable_kind is not None:
+        return Value(T.Callable_(("parameter", name, annotation.callable_kind)))
+    if annotation.static:
+        kind = annotation.type if isinstance(annotation.type, T.Scalar) else T.REAL
+        return Value(kind, C.EMPTY, exact=E.static_symbol(name))
+    return Value(annotation.type, C.single(name))
+
+
+def _fit_return(program: Program, module: ir.Module, function: ir.Function, result: Value,
+                returns: Annotation | None) -> Value:
+    """Measure the result in the declared return metric (DPS104 when that costs)."""
+    if returns is None or returns.priv or isinstance(returns.type, T.Opaque):
+        return result
+    declared = returns.type
+    if isinstance(result.type, T.Opaque):
+        return result
+    factor = conversion(result.type, _with_dims(declared, result.type))
+    if factor is None or factor != E.ONE:
+        shown = "unbounded" if factor is None else E.render(factor)
+        program.report(module, function.returns.span if function.returns else function.span,
+                       "DPS104", f"returns {result.type.show()} but declares {returns.text}; "
+                       f"the conversion costs a factor {shown} (use norm_convert)")
+    typed = _with_dims(declared, result.type)
+    return Value(typed, C.scale(E.INF if factor is None else factor, result.ctx))
+
+
+def _with_dims(declared: T.Type, actual: T.Type) -> T.Type:
+    """The declared metric with the inferred dimensions."""
+    if isinstance(declared, T.Vector) and isinstance(actual, T.Vector):
+        return T.Vector(declared.norm, declared.elem, actual.length, declared.clip)
+    if isinstance(declared, T.Matrix) and isinstance(actual, T.Matrix):
+        return T.Matrix(declared.norm, declared.elem, actual.rows, actual.cols, declared.clip)
+    return declared
+
+
+def _type_text(t: T.Type, returns: Annotation | None) -> str:
+    if returns is not None and returns.priv:
+        return returns.text
+    return t.show()

@@ -1,0 +1,108 @@
+"""Abstract values: a metric type, a context, and what is known of a static value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from dpsens import types as T
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+UNKNOWN = T.Opaque("unknown")
+
+
+@dataclass(frozen=True)
+class Value:
+    """The abstraction of one Python value during inference."""
+
+    type: T.Type
+    ctx: C.Context = field(default_factory=dict)
+    exact: E.Expr | None = None  # the symbolic value of a public number, when known
+    bound: E.Expr | None = None  # an upper bound on |value| when the exact value is not known
+    parts: tuple[Value, ...] | None = None  # components of a tuple value
+
+    @property
+    def public(self) -> bool:
+        """The value does not depend on any sensitive input."""
+        return C.is_public(self.ctx)
+
+    def magnitude(self) -> E.Expr | None:
+        """An upper bound on |value| for a public number, if one is known."""
+        if self.exact is not None:
+            return E.absolute(self.exact)
+        return self.bound
+
+    def with_ctx(self, ctx: C.Context) -> Value:
+        """The same value with another context (static knowledge kept only if public)."""
+        if C.is_public(ctx):
+            return replace(self, ctx=ctx)
+        return Value(self.type, ctx, parts=self.parts)
+
+
+def number(value: int | float | bool) -> Value:
+    """A literal number."""
+    kind = T.BOOL if isinstance(value, bool) else T.INTEGER if isinstance(value, int) else T.REAL
+    return Value(kind, C.EMPTY, exact=E.number(value))
+
+
+def static(kind: T.Type, exact: E.Expr | None) -> Value:
+    """A public value of a given type."""
+    return Value(kind, C.EMPTY, exact=exact)
+
+
+def unknown(ctx: C.Context) -> Value:
+    """A value about which nothing is known: unbounded in everything it depends on."""
+    return Value(UNKNOWN, C.blow_up(ctx))
+
+
+def tuple_value(parts: tuple[Value, ...]) -> Value:
+    """A tuple: its distance is the sum of the components' distances."""
+    return Value(T.TupleType(tuple(p.type for p in parts)), C.total(p.ctx for p in parts),
+                 parts=parts)
+
+
+def join_types(a: T.Type, b: T.Type) -> T.Type | None:
+    """The least type both fit, or None when they do not share a metric."""
+    if a == b:
+        return a
+    if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
+        kinds = {a.kind, b.kind}
+        if kinds <= {"Integer", "Real", "Bool"}:
+            return T.REAL if "Real" in kinds else T.INTEGER
+        if kinds <= {"Data", "Bool", "Integer"}:
+            return T.DATA
+        return None
+    if isinstance(a, T.Vector) and isinstance(b, T.Vector):
+        if (a.norm, a.elem) != (b.norm, b.elem):
+            return None
+        return T.Vector(a.norm, a.elem, E.smax(a.length, b.length),
+                        a.clip if a.clip == b.clip else None)
+    if isinstance(a, T.Matrix) and isinstance(b, T.Matrix):
+        if (a.norm, a.elem) != (b.norm, b.elem):
+            return None
+        return T.Matrix(a.norm, a.elem, E.smax(a.rows, b.rows), E.smax(a.cols, b.cols),
+                        a.clip if a.clip == b.clip else None)
+    if isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elts) == len(b.elts):
+        joined = [join_types(x, y) for x, y in zip(a.elts, b.elts)]
+        if any(j is None for j in joined):
+            return None
+        return T.TupleType(tuple(j for j in joined if j is not None))
+    return None
+
+
+def join(a: Value, b: Value) -> Value:
+    """The value of a branch: either a or b, so per variable the larger sensitivity."""
+    if a == b:
+        return a
+    joined_type = join_types(a.type, b.type) or UNKNOWN
+    ctx = C.join(a.ctx, b.ctx)
+    if joined_type is UNKNOWN:
+        ctx = C.blow_up(ctx)
+    parts = None
+    if a.parts is not None and b.parts is not None and len(a.parts) == len(b.parts):
+        parts = tuple(join(x, y) for x, y in zip(a.parts, b.parts))
+    exact = a.exact if a.exact is not None and a.exact == b.exact else None
+    bound = None
+    if exact is None and a.magnitude() is not None and b.magnitude() is not None:
+        bound = E.smax(a.magnitude() or E.ZERO, b.magnitude() or E.ZERO)
+    return Value(joined_type, ctx, exact, bound, parts)

@@ -1,0 +1,300 @@
+"""The analyzable subset as frozen dataclasses; every node carries its span."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from dpsens.diagnostics import Span
+
+
+@dataclass(frozen=True)
+class Const:
+    """A literal number, bool, string or None."""
+
+    span: Span
+    value: object
+
+
+@dataclass(frozen=True)
+class Name:
+    """A bare name; resolved by inference (locals first, then module scope)."""
+
+    span: Span
+    id: str
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """``value.attr``."""
+
+    span: Span
+    value: Expr
+    attr: str
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """One ``name=value`` argument of a call."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call with positional and keyword arguments (no ``*args``)."""
+
+    span: Span
+    func: Expr
+    args: tuple[Expr, ...]
+    keywords: tuple[Keyword, ...] = ()
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """Binary arithmetic; op is the Python operator text (``+``, ``*``, ...)."""
+
+    span: Span
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class UnaryOp:
+    """``-x``, ``+x`` or ``not x``."""
+
+    span: Span
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Compare:
+    """One comparison ``left op right`` (chains are lowered to ``and``)."""
+
+    span: Span
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class BoolOp:
+    """``and`` / ``or`` over two or more values."""
+
+    span: Span
+    op: str
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class IfExp:
+    """``body if test else orelse``."""
+
+    span: Span
+    test: Expr
+    body: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True)
+class Slice:
+    """``lower:upper:step`` inside a subscript; missing parts are None."""
+
+    span: Span
+    lower: Expr | None
+    upper: Expr | None
+    step: Expr | None
+
+
+@dataclass(frozen=True)
+class Subscript:
+    """``value[i]``, ``value[i, j]``, ``value[i, :]`` (also type annotations)."""
+
+    span: Span
+    value: Expr
+    index: tuple[Expr | Slice, ...]
+
+
+@dataclass(frozen=True)
+class TupleExpr:
+    """A tuple display."""
+
+    span: Span
+    elts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Lambda:
+    """``lambda a, b: body``."""
+
+    span: Span
+    params: tuple[Param, ...]
+    body: Expr
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """An expression outside the subset; ``kind`` names the construct."""
+
+    span: Span
+    kind: str
+    names: tuple[str, ...] = ()  # the names it reads, which become unbounded
+
+
+Expr = Union[
+    Const, Name, Attribute, Call, BinOp, UnaryOp, Compare, BoolOp, IfExp,
+    Subscript, TupleExpr, Lambda, Unsupported,
+]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A function parameter with its annotation (as an expression) and default."""
+
+    span: Span
+    name: str
+    annotation: Expr | None = None
+    default: Expr | None = None
+
+
+@dataclass(frozen=True)
+class NameTarget:
+    """An assignment target that binds a name."""
+
+    span: Span
+    id: str
+
+
+@dataclass(frozen=True)
+class TupleTarget:
+    """A tuple-unpacking assignment target."""
+
+    span: Span
+    elts: tuple[Target, ...]
+
+
+@dataclass(frozen=True)
+class StoreTarget:
+    """A subscript or attribute target: an in-place mutation of ``base``."""
+
+    span: Span
+    base: str | None
+
+
+Target = Union[NameTarget, TupleTarget, StoreTarget]
+
+
+@dataclass(frozen=True)
+class Assign:
+    """``t1 = t2 = value``."""
+
+    span: Span
+    targets: tuple[Target, ...]
+    value: Expr
+
+
+@dataclass(frozen=True)
+class AugAssign:
+    """``target op= value``."""
+
+    span: Span
+    target: Target
+    op: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Return:
+    """``return value`` (value None for a bare return)."""
+
+    span: Span
+    value: Expr | None
+
+
+@dataclass(frozen=True)
+class If:
+    """``if test: body else: orelse`` (elif is a nested If in orelse)."""
+
+    span: Span
+    test: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class For:
+    """``for target in iter: body``."""
+
+    span: Span
+    target: Target
+    iter: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class ExprStmt:
+    """An expression evaluated for its effect (docstrings included)."""
+
+    span: Span
+    value: Expr
+
+
+@dataclass(frozen=True)
+class FunctionDef:
+    """A nested ``def``."""
+
+    span: Span
+    function: Function
+
+
+@dataclass(frozen=True)
+class UnsupportedStmt:
+    """A statement outside the subset; ``assigned`` names become unbounded."""
+
+    span: Span
+    kind: str
+    assigned: tuple[str, ...] = ()
+
+
+Stmt = Union[Assign, AugAssign, Return, If, For, ExprStmt, FunctionDef, UnsupportedStmt]
+
+
+@dataclass(frozen=True)
+class Function:
+    """A ``def`` with its qualified name within the module."""
+
+    span: Span
+    name: str
+    qualname: str
+    params: tuple[Param, ...]
+    returns: Expr | None
+    body: tuple[Stmt, ...]
+    unsupported_params: tuple[str, ...] = ()  # *args, **kwargs
+    decorators: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
+class Module:
+    """One analyzed file: imports, constant globals and top-level functions."""
+
+    path: str
+    name: str
+    imports: dict[str, str] = field(default_factory=dict)  # local alias -> qualified name
+    constants: dict[str, Expr] = field(default_factory=dict)  # globals assigned once
+    functions: tuple[Function, ...] = ()
+    suppressions: dict[int, frozenset[str]] = field(default_factory=dict)  # line -> codes
+
+
+def dotted_name(expr: Expr) -> str | None:
+    """``a.b.c`` for a chain of attributes over a name, else None."""
+    parts: list[str] = []
+    while isinstance(expr, Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if isinstance(expr, Name):
+        parts.append(expr.id)
+        return ".".join(reversed(parts))
+    return None

@@ -1,0 +1,48 @@
+"""The report of a check run, in the shape of the JSON v1 format (SPEC §8)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dpsens.diagnostics import Diagnostic
+from dpsens.infer.summary import Summary
+from dpsens.sym import expr as E
+
+
+@dataclass
+class FileReport:
+    """One checked file: its function reports and its diagnostics."""
+
+    path: str
+    functions: list[dict[str, Any]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def function_report(summary: Summary) -> dict[str, Any]:
+    """The JSON object of one function."""
+    params = []
+    for param in summary.params:
+        entry: dict[str, Any] = {"name": param.name, "type": param.text, "static": param.static}
+        if not param.static:
+            if summary.kind == "privacy":
+                entry["epsilon"] = E.render(param.epsilon)
+                entry["delta"] = E.render(param.delta)
+            else:
+                entry["sensitivity"] = E.render(param.sensitivity)
+        params.append(entry)
+    report: dict[str, Any] = {
+        "name": summary.name, "qualname": summary.qualname, "line": summary.line,
+        "kind": summary.kind, "params": params, "returns": summary.ret_text,
+        "assumptions": list(summary.assumptions),
+    }
+    if summary.kind == "privacy":
+        report["accounting"] = summary.accounting
+        report["mechanisms"] = list(summary.mechanisms)
+    return report
+
+
+def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+    """The JSON object of one diagnostic."""
+    return {"code": d.code, "severity": d.severity, "line": d.line, "column": d.column,
+            "end_line": d.end_line, "end_column": d.end_column, "message": d.message}

@@ -1,0 +1,1 @@
+"""The rule table: stub files plus the special rules they name."""

@@ -1,0 +1,214 @@
+"""Special rules for dimensions, entrywise maps, sums and black-box results."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import sympy as sp
+
+from dpsens import types as T
+from dpsens.infer.values import Value, join, static, unknown
+from dpsens.rules.table import require_static
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+    from dpsens.rules.table import Rule
+
+Bound = dict[str, "Value | None"]
+BLACK_BOX = T.Opaque("BlackBox")
+
+
+def _first(bound: Bound) -> Value:
+    value = next(iter(bound.values()))
+    assert value is not None
+    return value
+
+
+def _dimension(a: Analysis, span: object, value: Value, kind: str) -> Value:
+    t = value.type
+    dims = {
+        T.Vector: lambda: {"rows": t.length, "len": t.length},  # type: ignore[union-attr]
+        T.Matrix: lambda: {"rows": t.rows, "len": t.rows, "cols": t.cols},  # type: ignore[union-attr]
+    }.get(type(t), lambda: {})()
+    if isinstance(t, T.TupleType):
+        dims = {"len": E.number(len(t.elts))}
+    if kind not in dims:
+        a.report(span, "DPS301", f"{kind}() is not defined on {t.show()}")  # type: ignore[arg-type]
+        return unknown(value.ctx)
+    return static(T.INTEGER, dims[kind])
+
+
+def rows(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """rows(x): public."""
+    return _dimension(a, span, _first(bound), "rows")
+
+
+def cols(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """cols(x): public."""
+    return _dimension(a, span, _first(bound), "cols")
+
+
+def length(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """len(x): public."""
+    return _dimension(a, span, _first(bound), "len")
+
+
+def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """abs, np.clip, ...: entrywise 1-Lipschitz maps are 1-sensitive in every metric."""
+    names = [p.name for p in rule.params]
+    x = bound[names[0]]
+    assert x is not None
+    ctx = x.ctx
+    for param in rule.params[1:]:
+        value = bound[param.name]
+        if value is not None:
+            ctx = C.add(ctx, require_static(a, value, param.name, rule, span))
+    exact = sp.Abs(x.exact) if x.exact is not None and rule.qualname.endswith("abs") else None
+    return Value(x.type, ctx, exact, x.magnitude() if exact is None else None)
+
+
+def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """max/min: per variable the larger sensitivity (L1/L2 containers: the sum)."""
+    left, right = bound["a"], bound["b"]
+    assert left is not None and right is not None
+    joined = join(left, right)
+    t = joined.type
+    if isinstance(t, (T.Vector, T.Matrix)) and t.norm != "L_inf":
+        # Entrywise, the winner may come from a in some entries and b in others.
+        joined = joined.with_ctx(C.add(left.ctx, right.ctx))
+    if left.exact is not None and right.exact is not None:
+        pick = sp.Max if rule.qualname.endswith("max") or "maximum" in rule.qualname else sp.Min
+        return Value(joined.type, joined.ctx, pick(left.exact, right.exact))
+    return joined
+
+
+def to_float(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """float(x): identity on reals and integers; undisc (unbounded) on Data."""
+    x = _first(bound)
+    kind = T.scalar_kind_of(x.type)
+    if not isinstance(x.type, T.Scalar):
+        a.report(span, "DPS301", f"float() needs a number, got {x.type.show()}")  # type: ignore[arg-type]
+        return unknown(x.ctx)
+    ctx = C.blow_up(x.ctx) if kind == "Data" else x.ctx
+    return Value(T.REAL, ctx, x.exact, x.bound)
+
+
+def to_int(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """int(x): 1-sensitive on integers and bools; truncation jumps on reals."""
+    x = _first(bound)
+    kind = T.scalar_kind_of(x.type)
+    ctx = x.ctx if kind in ("Integer", "Bool") else C.blow_up(x.ctx)
+    exact = sp.floor(x.exact) if x.exact is not None and x.exact.is_nonnegative else None
+    return Value(T.INTEGER, ctx, exact)
+
+
+def _axis(a: Analysis, bound: Bound, rule: Rule, span: object) -> tuple[int | None, C.Context]:
+    axis = bound.get("axis")
+    if axis is None:
+        return None, C.EMPTY
+    extra = require_static(a, axis, "axis", rule, span)
+    if axis.exact is None or axis.exact not in (0, 1):
+        a.report(span, "DPS301", "axis must be 0, 1 or omitted")  # type: ignore[arg-type]
+        return -1, C.blow_up(axis.ctx)
+    return int(axis.exact), extra
+
+
+def _summed(t: T.Type, axis: int | None) -> tuple[T.Type, E.Expr, E.Expr] | None:
+    """(result type, sensitivity, number of terms per result entry) of a sum."""
+    kind = "Integer" if T.scalar_kind_of(t) == "Integer" else "Real"
+    if isinstance(t, T.Vector) and axis in (None, 0):
+        return T.Scalar(kind), T.norm_factor(t.norm, "L1", t.length), t.length
+    if isinstance(t, T.Matrix):
+        if axis == 0:
+            return T.Vector(t.norm, kind, t.cols), E.ONE, t.rows  # triangle inequality
+        if axis == 1:
+            return T.Vector("L1", kind, t.rows), T.norm_factor(t.norm, "L1", t.cols), t.cols
+        if axis is None:
+            return T.Scalar(kind), T.norm_factor(t.norm, "L1", t.cols), E.mul(t.rows, t.cols)
+    return None
+
+
+def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool) -> Value:
+    x = _first(bound)
+    axis, extra = _axis(a, bound, rule, span)
+    if rule.qualname == "builtins.sum" and isinstance(x.type, T.Matrix):
+        axis = 0  # Python's sum iterates over the rows
+    shape = _summed(x.type, axis) if axis != -1 else None
+    if shape is None:
+        a.report(span, "DPS301", f"cannot sum {x.type.show()} here")  # type: ignore[arg-type]
+        return unknown(C.add(x.ctx, extra))
+    result_type, factor, terms = shape
+    if T.scalar_kind_of(x.type) == "Data":
+        factor = E.INF  # Data entries are unbounded reals: clip and undisc_container first
+    if mean:
+        factor = E.div(factor, terms)
+        result_type = T.Scalar("Real") if isinstance(result_type, T.Scalar) else \
+            T.Vector(result_type.norm, "Real", result_type.length)  # type: ignore[union-attr]
+    return Value(result_type, C.add(C.scale(factor, x.ctx), extra))
+
+
+def sum_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """sum / np.sum: see _summed for the factors."""
+    return _sum_or_mean(a, rule, bound, span, mean=False)
+
+
+def mean_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.mean: the sum's sensitivity over the public number of terms."""
+    return _sum_or_mean(a, rule, bound, span, mean=True)
+
+
+def vector_norm(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.linalg.norm: reverse triangle inequality, in L2 (Frobenius for matrices)."""
+    x = _first(bound)
+    t = x.type
+    if not isinstance(t, (T.Vector, T.Matrix)):
+        return Value(T.REAL, x.ctx)  # |.| on a scalar
+    n = t.length if isinstance(t, T.Vector) else t.cols
+    factor = E.INF if t.elem == "Data" else T.norm_factor(t.norm, "L2", n)
+    return Value(T.REAL, C.scale(factor, x.ctx))
+
+
+def zeros(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.zeros / np.ones: a public array of the given static shape."""
+    shape = _first(bound)
+    extra = require_static(a, shape, "shape", rule, span)
+    dims = [p.exact for p in shape.parts] if shape.parts is not None else [shape.exact]
+    if any(d is None for d in dims) or len(dims) not in (1, 2):
+        a.report(span, "DPS301", "the shape must be a known integer or pair of integers")  # type: ignore[arg-type]
+        return unknown(extra)
+    if len(dims) == 1:
+        return Value(T.Vector("L1", "Real", dims[0]), extra)
+    return Value(T.Matrix("L1", "Real", dims[0], dims[1]), extra)
+
+
+def unbox(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """unbox(value, T, shape): a black-box result gets the type T with that shape."""
+    value, t, shape = bound["value"], bound["t"], bound["shape"]
+    assert value is not None and t is not None and shape is not None
+    if not isinstance(t.type, T.TypeValue):
+        a.report(span, "DPS301", "unbox() needs a dpsens type as its second argument")  # type: ignore[arg-type]
+        return unknown(value.ctx)
+    if value.type != BLACK_BOX:
+        # Re-typing an analyzed value would let any metric be claimed.
+        a.report(span, "DPS301", "unbox() only applies to results of BlackBox functions")  # type: ignore[arg-type]
+        return unknown(value.ctx)
+    dims = [p.exact for p in shape.parts] if shape.parts is not None else [shape.exact]
+    target = t.type.type
+    if isinstance(target, T.Vector) and len(dims) == 1 and dims[0] is not None:
+        target = T.Vector(target.norm, target.elem, dims[0], target.clip)
+    elif isinstance(target, T.Matrix) and len(dims) == 2 and None not in dims:
+        target = T.Matrix(target.norm, target.elem, dims[0], dims[1], target.clip)
+    elif isinstance(target, (T.Vector, T.Matrix)):
+        a.report(span, "DPS301", "unbox(): the shape must match the type and be static")  # type: ignore[arg-type]
+        return unknown(value.ctx)
+    return Value(target, C.add(value.ctx, require_static(a, shape, "shape", rule, span)))
+
+
+def range_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """range() outside a for loop is not analyzed."""
+    a.report(span, "DPS202", "range() is only supported as the iterable of a for loop")  # type: ignore[arg-type]
+    return unknown(C.total(v.ctx for v in bound.values() if v is not None))
+
+

@@ -1,0 +1,36 @@
+"""The registry of special rules, by the name stubs give in ``@rule(...)``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from dpsens.rules import containers, higher_order, misc
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+    from dpsens.infer.values import Value
+    from dpsens.rules.table import Rule
+
+SpecialRule = Callable[["Analysis", "Rule", "dict[str, Value | None]", object], "Value"]
+
+RULES: dict[str, SpecialRule] = {
+    "clip": containers.clip,
+    "norm_convert": containers.norm_convert,
+    "undisc_container": containers.undisc_container,
+    "map_rows": higher_order.map_rows,
+    "fold": higher_order.fold,
+    "count": higher_order.count,
+    "rows": misc.rows,
+    "cols": misc.cols,
+    "len": misc.length,
+    "elementwise_lipschitz": misc.elementwise_lipschitz,
+    "join": misc.join_rule,
+    "float": misc.to_float,
+    "int": misc.to_int,
+    "sum": misc.sum_rule,
+    "mean": misc.mean_rule,
+    "vector_norm": misc.vector_norm,
+    "zeros": misc.zeros,
+    "unbox": misc.unbox,
+    "range": misc.range_rule,
+}

@@ -1,0 +1,210 @@
+"""Load stub files (the user vocabulary, parsed never imported) into one rule table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from dpsens import ir
+from dpsens.diagnostics import Diagnostic
+from dpsens.infer.binding import BindError, bind
+from dpsens.infer.values import Value, unknown
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+
+BUNDLED_STUBS = Path(__file__).resolve().parents[2] / "stubs"
+
+
+@dataclass(frozen=True)
+class RuleParam:
+    """One parameter of a stubbed function."""
+
+    name: str
+    static: bool
+    has_default: bool
+    annotation: ir.Expr | None
+
+
+@dataclass
+class Rule:
+    """The typing rule of one stubbed function."""
+
+    qualname: str
+    params: tuple[RuleParam, ...]
+    returns: ir.Expr | None
+    module: ir.Module
+    sensitivity: dict[str, str] = field(default_factory=dict)
+    special: str | None = None
+    static_value: str | None = None
+    typevars: frozenset[str] = frozenset()
+
+
+class RuleTable:
+    """All rules by qualified name (``numpy.sum``, ``dpsens.clip``, ``builtins.abs``)."""
+
+    def __init__(self, stub_dirs: Sequence[Path] = ()) -> None:
+        self.rules: dict[str, Rule] = {}
+        self.diagnostics: list[Diagnostic] = []
+        for directory in (BUNDLED_STUBS, *stub_dirs):
+            for path in sorted(Path(directory).glob("*.pyi")):
+                self._load(path)
+
+    def get(self, qualname: str | None) -> Rule | None:
+        """The rule of a qualified name, if a stub declares one."""
+        return self.rules.get(qualname) if qualname else None
+
+    def _load(self, path: Path) -> None:
+        from dpsens.frontend.parse import parse_module, read_source
+
+        text, problems = read_source(path, path.name)
+        module, more = (None, []) if text is None else parse_module(text, path.name, path.stem)
+        self.diagnostics.extend(problems + more)
+        if module is None:
+            return
+        typevars = frozenset(
+            name for name, value in module.constants.items()
+            if isinstance(value, ir.Call) and ir.dotted_name(value.func) in ("TypeVar", "typing.TypeVar")
+        )
+        for function in module.functions:
+            self.rules[f"{path.stem}.{function.name}"] = _rule(function, module, path.stem, typevars)
+
+    def apply(self, a: Analysis, rule: Rule, args: Sequence[Value],
+              keywords: dict[str, Value], span: ir.Span) -> Value:
+        """The value of a call to a stubbed function."""
+        from dpsens.rules import special
+
+        try:
+            bound = bind([p.name for p in rule.params], [p.has_default for p in rule.params],
+                         args, keywords)
+        except BindError as error:
+            a.report(span, "DPS303", f"{rule.qualname.split('.')[-1]}() {error}")
+            return unknown(C.total(v.ctx for v in (*args, *keywords.values())))
+        if rule.special is not None:
+            return special.RULES[rule.special](a, rule, bound, span)
+        return signature_rule(a, rule, bound, span)
+
+
+def _rule(function: ir.Function, module: ir.Module, stem: str, typevars: frozenset[str]) -> Rule:
+    params = tuple(
+        RuleParam(p.name, _is_static(p.annotation), p.default is not None, p.annotation)
+        for p in function.params
+    )
+    rule = Rule(f"{stem}.{function.name}", params, function.returns, module, typevars=typevars)
+    for decorator in function.decorators:
+        if not isinstance(decorator, ir.Call):
+            continue
+        kind = ir.dotted_name(decorator.func)
+        strings = [_text(a) for a in decorator.args]
+        if kind == "rule" and strings:
+            rule.special = strings[0]
+        elif kind == "static_value" and strings:
+            rule.static_value = strings[0]
+        elif kind == "sensitivity":
+            rule.sensitivity = {k.name: _text(k.value) for k in decorator.keywords}
+    return rule
+
+
+def _is_static(annotation: ir.Expr | None) -> bool:
+    return isinstance(annotation, ir.Subscript) and (ir.dotted_name(annotation.value) or "").endswith("Static")
+
+
+def _text(expr: ir.Expr) -> str:
+    if isinstance(expr, ir.Const):
+        return str(expr.value)
+    if isinstance(expr, ir.UnaryOp) and isinstance(expr.operand, ir.Const):
+        return f"{expr.op}{expr.operand.value}"
+    return "inf"
+
+
+def bound_dimensions(bound: dict[str, Value | None]) -> dict[str, dict[str, E.Expr]]:
+    """Per parameter, the dimensions of its argument (len, rows, cols)."""
+    from dpsens import types as T
+
+    out: dict[str, dict[str, E.Expr]] = {}
+    for name, value in bound.items():
+        if value is None:
+            continue
+        if isinstance(value.type, T.Vector):
+            out[name] = {"len": value.type.length, "rows": value.type.length}
+        elif isinstance(value.type, T.Matrix):
+            out[name] = {"len": value.type.rows, "rows": value.type.rows, "cols": value.type.cols}
+    return out
+
+
+@lru_cache(maxsize=None)
+def _template(text: str, names: tuple[str, ...]) -> E.Expr:
+    """A stub expression with placeholders ``§p`` and ``§len(p)`` for later substitution."""
+    import sympy as sp
+
+    symbols: dict[str, object] = {n: sp.Symbol(f"§{n}") for n in names}
+    for kind in ("len", "rows", "cols"):
+        symbols[kind] = lambda s, kind=kind: sp.Symbol(f"§{kind}({str(s)[1:]})")
+    return E.parse(text, symbols)  # type: ignore[arg-type]
+
+
+def instantiate(text: str, bound: dict[str, Value | None]) -> E.Expr | None:
+    """A stub expression at a call site; None when it needs an unknown static value."""
+    import sympy as sp
+
+    template = _template(text, tuple(sorted(bound)))
+    mapping: dict[E.Expr, E.Expr] = {}
+    for name, value in bound.items():
+        if value is not None and value.exact is not None:
+            mapping[sp.Symbol(f"§{name}")] = value.exact
+    for name, dims in bound_dimensions(bound).items():
+        for kind, dim in dims.items():
+            mapping[sp.Symbol(f"§{kind}({name})")] = dim
+    result = E.substitute(template, mapping)
+    if any(str(s).startswith("§") for s in result.free_symbols):
+        return None
+    return result
+
+
+def signature_rule(a: Analysis, rule: Rule, bound: dict[str, Value | None], span: ir.Span) -> Value:
+    """Σ_p s_p·Γ_p with the stub's sensitivities (inf where none is declared)."""
+    ctx: C.Context = C.EMPTY
+    for param in rule.params:
+        value = bound[param.name]
+        if value is None:
+            continue
+        if param.static:
+            ctx = C.add(ctx, require_static(a, value, param.name, rule, span))
+            continue
+        sensitivity = instantiate(rule.sensitivity.get(param.name, "inf"), bound)
+        ctx = C.add(ctx, C.scale(E.INF if sensitivity is None else sensitivity, value.ctx))
+    result_type = return_type(a, rule, bound)
+    exact = None
+    if rule.static_value and all(v is None or v.public for v in bound.values()):
+        exact = instantiate(rule.static_value, bound)
+    return Value(result_type, ctx, exact if C.is_public(ctx) else None)
+
+
+def require_static(a: Analysis, value: Value, name: str, rule: Rule, span: ir.Span) -> C.Context:
+    """DPS304 when a static parameter gets a sensitive value; that value becomes unbounded."""
+    if value.public:
+        return C.EMPTY
+    short = rule.qualname.split(".")[-1]
+    a.report(span, "DPS304", f"argument '{name}' of {short}() must be static (public)")
+    return C.blow_up(value.ctx)
+
+
+def return_type(a: Analysis, rule: Rule, bound: dict[str, Value | None]):  # type: ignore[no-untyped-def]
+    """The declared return type: a TypeVar takes its argument's type."""
+    from dpsens import types as T
+
+    returns = rule.returns
+    if isinstance(returns, ir.Name) and returns.id in rule.typevars:
+        for param in rule.params:
+            if isinstance(param.annotation, ir.Name) and param.annotation.id == returns.id:
+                value = bound[param.name]
+                if value is not None:
+                    return value.type
+    if returns is None:
+        return T.REAL
+    resolved = a.program.annotation_type(rule.module, returns, None)
+    return resolved if resolved is not None else T.REAL

@@ -1,0 +1,1 @@
+"""Symbolic sensitivities and privacy costs, with contexts mapping variables to them."""

@@ -1,0 +1,196 @@
+"""A thin facade over sympy for non-negative sensitivity expressions.
+
+Sensitivities are sympy expressions over static parameter symbols (real) and
+dimension symbols such as ``rows(x)`` (positive integers).  The helpers here
+keep them small and normalized: anything mentioning infinity *is* infinity
+(sensitivities are non-negative, so oo absorbs), and 0 times anything is 0
+(a variable the value does not depend on costs nothing, even under oo).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+from sympy.printing.str import StrPrinter
+
+Expr = sp.Expr
+ZERO: sp.Expr = sp.Integer(0)
+ONE: sp.Expr = sp.Integer(1)
+INF: sp.Expr = sp.oo
+
+
+@lru_cache(maxsize=None)
+def static_symbol(name: str) -> sp.Symbol:
+    """The symbol standing for a static (public) parameter."""
+    return sp.Symbol(name, real=True)
+
+
+@lru_cache(maxsize=None)
+def dimension(kind: str, variable: str) -> sp.Symbol:
+    """``rows(x)``, ``cols(x)`` or ``len(x)``: a positive integer symbol."""
+    return sp.Symbol(f"{kind}({variable})", integer=True, positive=True)
+
+
+def number(value: float | int) -> sp.Expr:
+    """An exact sympy number: ints stay ints, floats become exact rationals."""
+    if isinstance(value, bool):
+        return sp.Integer(int(value))
+    if isinstance(value, int):
+        return sp.Integer(value)
+    if value != value:
+        return INF  # NaN: nothing is known
+    if value in (float("inf"), float("-inf")):
+        return INF if value > 0 else -INF
+    return sp.nsimplify(sp.Float(repr(value)), rational=True)
+
+
+def is_zero(e: sp.Expr) -> bool:
+    """Structurally zero."""
+    return e == ZERO
+
+
+def is_inf(e: sp.Expr) -> bool:
+    """Structurally infinite."""
+    return e == INF
+
+
+def _normal(e: sp.Expr) -> sp.Expr:
+    if e.has(sp.oo, sp.zoo, sp.nan):
+        return INF
+    return e
+
+
+def add(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """a + b of non-negative sensitivities."""
+    if is_zero(a):
+        return b
+    if is_zero(b):
+        return a
+    return _normal(a + b)
+
+
+def mul(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """a * b with 0 * oo = 0."""
+    if is_zero(a) or is_zero(b):
+        return ZERO
+    if a == ONE:
+        return b
+    if b == ONE:
+        return a
+    return _normal(a * b)
+
+
+def div(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """a / b for a positive divisor (b = 0 gives oo unless a = 0)."""
+    if is_zero(a):
+        return ZERO
+    if is_zero(b):
+        return INF
+    return _normal(a / b)
+
+
+def smax(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """max(a, b), decided where sympy can, kept symbolic otherwise."""
+    if a == b or is_zero(b):
+        return a
+    if is_zero(a):
+        return b
+    if is_inf(a) or is_inf(b):
+        return INF
+    return _normal(sp.Max(a, b))
+
+
+def power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+    """base ** exponent for a non-negative base and a non-negative count."""
+    if is_zero(exponent):
+        return ONE
+    if base == ONE or exponent == ONE:
+        return base
+    return _normal(sp.Pow(base, exponent))
+
+
+def geometric(ratio: sp.Expr, count: sp.Expr) -> sp.Expr:
+    """sum_{j<count} ratio**j: count when ratio = 1, (r^k - 1)/(r - 1) otherwise."""
+    if ratio == ONE:
+        return count
+    if is_zero(ratio):
+        return ONE if count != ZERO else ZERO
+    if ratio.is_number:
+        return _normal(sp.simplify((ratio**count - 1) / (ratio - 1)))
+    closed = (ratio**count - 1) / (ratio - 1)
+    return _normal(sp.Piecewise((count, sp.Eq(ratio, 1)), (closed, True)))
+
+
+def absolute(e: sp.Expr) -> sp.Expr:
+    """|e| simplified with the symbols' assumptions."""
+    return _normal(sp.Abs(e))
+
+
+def sqrt(e: sp.Expr) -> sp.Expr:
+    """The square root of a non-negative expression."""
+    return _normal(sp.sqrt(e))
+
+
+def decide_le(a: sp.Expr, b: sp.Expr) -> bool | None:
+    """True/False when a <= b is decided for all symbol values, else None."""
+    if a == b or is_zero(a):
+        return True
+    if is_inf(b):
+        return True
+    if is_inf(a):
+        return False
+    difference = sp.simplify(b - a)
+    if difference.is_nonnegative:
+        return True
+    if difference.is_negative:
+        return False
+    return None
+
+
+def substitute(e: sp.Expr, mapping: dict[sp.Symbol, sp.Expr]) -> sp.Expr:
+    """Replace symbols (static parameters, dimensions) by call-site values."""
+    if not mapping or not e.free_symbols:
+        return e
+    return _normal(e.xreplace(mapping))
+
+
+class _Printer(StrPrinter):
+    """Python syntax: inf, abs, max, min; exact rationals stay 11/2."""
+
+    def _print_Infinity(self, expr: sp.Expr) -> str:
+        return "inf"
+
+    def _print_NegativeInfinity(self, expr: sp.Expr) -> str:
+        return "-inf"
+
+    def _print_Abs(self, expr: sp.Expr) -> str:
+        return f"abs({self._print(expr.args[0])})"
+
+    def _print_Max(self, expr: sp.Expr) -> str:
+        return "max(" + ", ".join(self._print(a) for a in _sorted(expr.args)) + ")"
+
+    def _print_Min(self, expr: sp.Expr) -> str:
+        return "min(" + ", ".join(self._print(a) for a in _sorted(expr.args)) + ")"
+
+
+def _sorted(args: tuple[sp.Expr, ...]) -> list[sp.Expr]:
+    return sorted(args, key=sp.default_sort_key)
+
+
+_PRINTER = _Printer({"order": None})
+
+
+def render(e: sp.Expr) -> str:
+    """The canonical text of an expression, as shown in reports."""
+    return str(_PRINTER.doprint(e))
+
+
+def parse(text: str, symbols: dict[str, sp.Expr]) -> sp.Expr:
+    """Parse a report-syntax expression (stub files) over the given names."""
+    namespace: dict[str, object] = {
+        "inf": INF, "oo": INF, "sqrt": sp.sqrt, "log": sp.log, "exp": sp.exp,
+        "abs": sp.Abs, "max": sp.Max, "min": sp.Min, "pi": sp.pi, "E": sp.E,
+    }
+    namespace.update(symbols)
+    return _normal(sp.sympify(text, locals=namespace, rational=True))

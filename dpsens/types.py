@@ -1,0 +1,162 @@
+"""Metric types of values and the sensitivity of moving between them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from dpsens.sym import expr as E
+
+NORMS = ("L1", "L2", "L_inf")
+ELEMENTS = ("Real", "Integer", "Data")
+DISCRETE = ("Data", "Bool")
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A number measured with the metric of its kind."""
+
+    kind: str  # Real | Integer | Data | Bool
+
+    def show(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True)
+class Vector:
+    """A 1-D array measured in (norm, elem); clip: a norm the value has at most 1 in."""
+
+    norm: str
+    elem: str
+    length: E.Expr
+    clip: str | None = None
+
+    def show(self) -> str:
+        if self.clip:
+            return f"ClippedVector[{self.clip}, {self.norm}, {self.elem}]"
+        return f"MetricVector[{self.norm}, {self.elem}]"
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A 2-D array whose rows are measured in (norm, elem) and summed."""
+
+    norm: str
+    elem: str
+    rows: E.Expr
+    cols: E.Expr
+    clip: str | None = None
+
+    def show(self) -> str:
+        if self.clip:
+            return f"ClippedMatrix[{self.clip}, {self.norm}, {self.elem}]"
+        return f"MetricMatrix[{self.norm}, {self.elem}]"
+
+
+@dataclass(frozen=True)
+class TupleType:
+    """A tuple: its distance is the sum of its components' distances."""
+
+    elts: tuple[Type, ...]
+
+    def show(self) -> str:
+        return "tuple[" + ", ".join(t.show() for t in self.elts) + "]"
+
+
+@dataclass(frozen=True)
+class NormValue:
+    """One of the norm classes used as a value (the first argument of clip)."""
+
+    norm: str
+
+    def show(self) -> str:
+        return "Norm"
+
+
+@dataclass(frozen=True)
+class TypeValue:
+    """A metric type used as a value (the second argument of unbox)."""
+
+    type: Type
+
+    def show(self) -> str:
+        return "type"
+
+
+@dataclass(frozen=True)
+class Callable_:
+    """A function value; ``ref`` identifies it for the inference engine."""
+
+    ref: object
+
+    def show(self) -> str:
+        return "Callable"
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A value with no metric (black-box results, strings, None)."""
+
+    what: str
+
+    def show(self) -> str:
+        return self.what
+
+
+Type = Union[Scalar, Vector, Matrix, TupleType, NormValue, TypeValue, Callable_, Opaque]
+
+REAL = Scalar("Real")
+INTEGER = Scalar("Integer")
+DATA = Scalar("Data")
+BOOL = Scalar("Bool")
+
+
+def is_discrete_metric(t: Type) -> bool:
+    """Distances are 0 or >= 1 (so any change is a change of at least 1)."""
+    if isinstance(t, Scalar):
+        return t.kind in ("Data", "Bool", "Integer")
+    if isinstance(t, (Vector, Matrix)):
+        return t.elem in ("Data", "Integer")
+    if isinstance(t, TupleType):
+        return all(is_discrete_metric(e) for e in t.elts)
+    return False
+
+
+def is_bounded_by_one(t: Type) -> bool:
+    """Every distance is at most 1 (discrete scalars, (L_inf, Data) vectors)."""
+    if isinstance(t, Scalar):
+        return t.kind in ("Data", "Bool")
+    if isinstance(t, Vector):
+        return t.elem == "Data" and t.norm == "L_inf"
+    return False
+
+
+def norm_factor(source: str, target: str, n: E.Expr) -> E.Expr:
+    """The smallest c with d_target <= c * d_source on n entries (Real or Data)."""
+    if source == target:
+        return E.ONE
+    order = {"L1": 0, "L2": 1, "L_inf": 2}
+    if order[source] < order[target]:
+        return E.ONE  # ||.||_inf <= ||.||_2 <= ||.||_1
+    if (source, target) == ("L_inf", "L1"):
+        return n
+    return E.sqrt(n)  # L2 -> L1 and L_inf -> L2 by Cauchy-Schwarz
+
+
+def element_factor(source: str, target: str) -> E.Expr:
+    """The sensitivity of re-measuring one entry from kind source to kind target."""
+    if source == target:
+        return E.ONE
+    if (source, target) in {("Integer", "Real"), ("Integer", "Data"), ("Bool", "Data"),
+                            ("Bool", "Integer"), ("Bool", "Real")}:
+        return E.ONE  # integer distances are 0 or >= 1
+    return E.INF  # Real <-> Data needs discrete()/undisc(): unbounded
+
+
+def scalar_kind_of(t: Type) -> str | None:
+    """The element kind of a scalar or container type."""
+    if isinstance(t, Scalar):
+        return t.kind
+    if isinstance(t, (Vector, Matrix)):
+        return t.elem
+    return None
