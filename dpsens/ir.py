@@ -257,6 +257,7 @@ class UnsupportedStmt:
     span: Span
     kind: str
     assigned: tuple[str, ...] = ()
+    exits: bool = False  # may return, break or continue: the whole result is unknown
 
 
 Stmt = Union[Assign, AugAssign, Return, If, For, ExprStmt, FunctionDef, UnsupportedStmt]

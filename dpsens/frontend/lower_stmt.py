@@ -68,7 +68,7 @@ class StmtLowerer(ExprLowerer):
         if isinstance(node, cst.FunctionDef):
             return [ir.FunctionDef(self.span(node), self.function(node, scope))]
         kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
-        return [ir.UnsupportedStmt(self.span(node), kind, assigned_names(node))]
+        return [ir.UnsupportedStmt(self.span(node), kind, assigned_names(node), _exits(node))]
 
     def small(self, node: cst.BaseSmallStatement) -> ir.Stmt:
         """Lower a simple statement."""
@@ -94,7 +94,7 @@ class StmtLowerer(ExprLowerer):
         if isinstance(node, cst.Pass):
             return ir.ExprStmt(span, ir.Const(span, None))
         kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
-        return ir.UnsupportedStmt(span, kind, assigned_names(node))
+        return ir.UnsupportedStmt(span, kind, assigned_names(node), _exits(node))
 
     def target(self, node: cst.BaseExpression) -> ir.Target:
         """Lower an assignment target."""
@@ -123,7 +123,7 @@ class StmtLowerer(ExprLowerer):
     def _for(self, node: cst.For, scope: str) -> ir.Stmt:
         if node.orelse is not None or node.asynchronous is not None:
             kind = "for-else" if node.orelse is not None else "async for"
-            return ir.UnsupportedStmt(self.span(node), kind, assigned_names(node))
+            return ir.UnsupportedStmt(self.span(node), kind, assigned_names(node), _exits(node))
         return ir.For(
             self.span(node), self.target(node.target), self.lower(node.iter),
             self.block(node.body, scope),
@@ -139,6 +139,38 @@ def _augmented_operator(operator: cst.BaseAugOp) -> str:
         cst.BitOrAssign: "|", cst.BitXorAssign: "^", cst.LeftShiftAssign: "<<",
         cst.RightShiftAssign: ">>",
     }[type(operator)]
+
+
+def _exits(node: cst.CSTNode) -> bool:
+    """Whether a statement may leave its block early (return, break, continue, yield)."""
+    if isinstance(node, (cst.Return, cst.Break, cst.Continue)):
+        return True
+    finder = _ExitFinder()
+    node.visit(finder)
+    return finder.found
+
+
+class _ExitFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.found = True
+
+    def visit_Break(self, node: cst.Break) -> None:
+        self.found = True
+
+    def visit_Continue(self, node: cst.Continue) -> None:
+        self.found = True
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.found = True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # a nested def's returns are its own
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
 
 
 def assigned_names(node: cst.CSTNode) -> tuple[str, ...]:

@@ -90,7 +90,7 @@ class AnnotationResolver:
         if name in _CONTAINERS:
             self._problem(expr, "DPS102", f"{name.split('.')[-1]} needs a norm and an element type")
             return T.Opaque("?"), name.split(".")[-1]
-        shown = name or _source_text(expr)
+        shown = (name or _source_text(expr)).removeprefix("builtins.")
         hint = " (use MetricVector/MetricMatrix to give it a metric)" if "ndarray" in shown else ""
         self._problem(expr, "DPS101", f"unknown annotation '{shown}'{hint}")
         return T.Opaque(shown), shown

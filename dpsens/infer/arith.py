@@ -80,7 +80,10 @@ def _is_data(v: Value) -> bool:
 
 def _additive(a: Value, b: Value, report: Report) -> Value:
     """a ± b: distances add (triangle inequality), after bringing both to one metric."""
-    result_type = _result_type("+", a.type, b.type)
+    # The metric of the sensitive operand wins: a public operand has distance 0
+    # in every metric, so measuring the sum in its metric would only cost.
+    first, second = (b, a) if a.public else (a, b)
+    result_type = _result_type("+", first.type, second.type)
     ctx = C.EMPTY
     for operand in (a, b):
         if _is_data(Value(result_type)) and not (_is_data(operand) or operand.public):

@@ -35,7 +35,7 @@ def bind(names: Sequence[str], has_default: Sequence[bool], args: Sequence[Value
 
 def conversion(source: T.Type, target: T.Type) -> E.Expr | None:
     """Sensitivity of re-measuring a source-typed value in the target type, None if unfit."""
-    if source == target or target is UNKNOWN:
+    if source == target or target == UNKNOWN:
         return E.ONE
     if isinstance(source, T.Scalar) and isinstance(target, T.Scalar):
         return T.element_factor(source.kind, target.kind)

@@ -23,10 +23,19 @@ class CallRules:
         """The value of a call expression."""
         if isinstance(e.func, ir.Attribute) and self._is_method_call(e.func):
             return self._method_call(e)
-        callee = self.expr(e.func)
+        qualified = self.qualify(e.func)
+        known = qualified is not None and (
+            qualified in self.program.functions or self.program.rules.get(qualified) is not None)
+        if qualified is not None and not known and self.program.constant(self.module, ir.dotted_name(e.func) or "") is None:
+            callee = Value(T.Callable_(None))
+        else:
+            callee = self.expr(e.func)
         args = [self.argument(a) for a in e.args]
         keywords = {k.name: self.argument(k.value) for k in e.keywords}
-        return self.call_value(callee, args, keywords, e.span, ir.dotted_name(e.func) or "call")
+        label = ir.dotted_name(e.func) or "call"
+        if qualified and not qualified.startswith("builtins."):
+            label = qualified
+        return self.call_value(callee, args, keywords, e.span, label)
 
     def argument(self: Analysis, e: ir.Expr) -> Value:
         """An argument; metric types written as values (unbox) are allowed here."""
@@ -82,26 +91,41 @@ class CallRules:
                     unknown_statics.add(symbol)
             else:
                 mapping.update(dimension_mapping(param.type, value.type))
-        ctx = extra
+        def at_call_site(sensitivities: C.Context) -> C.Context:
+            """Σ_p s_p·conversion_p·Γ(arg_p) for the callee's per-parameter sensitivities."""
+            ctx = extra
+            for param in summary.params:
+                value = bound[param.name]
+                if value is None or param.static:
+                    continue
+                sensitivity = E.substitute(sensitivities.get(param.name, E.ZERO), mapping)
+                if sensitivity.free_symbols & unknown_statics:
+                    self.report(span, "DPS305", f"the sensitivity of {summary.name}() depends "
+                                "on a static argument whose value is not known")
+                    sensitivity = E.INF
+                ctx = C.add(ctx, C.scale(E.mul(sensitivity, factors[param.name]), value.ctx))
+            return ctx
+
+        factors = {}
         for param in summary.params:
             value = bound[param.name]
             if value is None or param.static:
                 continue
-            sensitivity = E.substitute(param.sensitivity, mapping)
-            if sensitivity.free_symbols & unknown_statics:
-                self.report(span, "DPS305", f"the sensitivity of {summary.name}() depends on a "
-                            "static argument whose value is not known")
-                sensitivity = E.INF
             factor = conversion(value.type, param.type)
             if factor is None:
                 self.report(span, "DPS301", f"argument '{param.name}' of {summary.name}(): "
                             f"expected {param.type.show()}, got {value.type.show()}")
                 factor = E.INF
-            ctx = C.add(ctx, C.scale(E.mul(sensitivity, factor), value.ctx))
+            factors[param.name] = factor
         result_type = substitute_type(summary.ret_type, mapping)
         if summary.kind == "privacy":
             return self.privacy_call(summary, bound, span, result_type)
-        return Value(result_type, ctx)
+        whole = at_call_site({p.name: p.sensitivity for p in summary.params})
+        if summary.ret_parts is not None and isinstance(result_type, T.TupleType):
+            parts = tuple(Value(t, at_call_site(part))
+                          for t, part in zip(result_type.elts, summary.ret_parts))
+            return Value(result_type, whole, parts=parts)
+        return Value(result_type, whole)
 
     # -- lambdas and nested functions -----------------------------------------
     def call_closure(self: Analysis, closure: object, args: Sequence[Value],

@@ -24,6 +24,13 @@ Env = dict[str, Value]
 _NORM_NAMES = {"dpsens.L1": "L1", "dpsens.L2": "L2", "dpsens.L_inf": "L_inf", "dpsens.LInf": "L_inf"}
 
 
+@dataclass
+class _Shared:
+    """State one function's analysis shares with the analyses of its nested bodies."""
+
+    poisoned: bool = False
+
+
 @dataclass(frozen=True)
 class Closure:
     """A lambda or nested def, analyzed at each call with the caller's values."""
@@ -44,9 +51,18 @@ class Analysis(CallRules, StatementRules, PrivacyRules):
         self.privacy = privacy
         self.env: Env = {}
         self.assumptions: list[str] = []
-        self.poisoned = False  # an unsupported construct may have changed the result
+        self.shared = _Shared()
         self.aliases: dict[str, str] = {}  # local name -> the parameter whose array it shares
         self.ledger: object = None
+
+    @property
+    def poisoned(self) -> bool:
+        """An unsupported construct may have changed the result (shared with nested bodies)."""
+        return self.shared.poisoned
+
+    @poisoned.setter
+    def poisoned(self, value: bool) -> None:
+        self.shared.poisoned = value
 
     # -- reporting ---------------------------------------------------------
     def report(self, span: Span, code: str, message: str) -> None:

@@ -36,6 +36,16 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     count, element = iteration
     carried = sorted(name for name in assigned if name in a.env)
     types = {name: a.env[name].type for name in carried}
+    if any(a.env[name].public for name in carried):
+        # A public start is 0 away from itself in every metric, so it may take
+        # the metric one iteration gives it (np.zeros(d) + an L2 row stays L2).
+        probe = a.child()
+        probe.assign(s.target, element)
+        probe.block(s.body)
+        for name in carried:
+            after = probe.env[name].type
+            if a.env[name].public and type(after) is type(types[name]):
+                types[name] = after
     for _ in range(2):
         pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
         body = a.child()
@@ -175,7 +185,7 @@ def _unbounded(a, s, count, ratio, rest, initial, pseudo):  # type: ignore[no-un
         if verdict is False:
             a.report(s.span, "DPS207", f"the loop count is not static and '{u}' grows by a "
                      f"factor {E.render(growth[u])} per iteration")
-            final[u] = C.blow_up(C.add(start, added))
+            final[u] = C.add(C.blow_up(C.add(start, added)), taint)
             continue
         # Growth <= 1: the start contributes at most once, but whatever an
         # iteration adds accumulates an unknown number of times.

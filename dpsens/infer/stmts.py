@@ -32,6 +32,7 @@ class StatementRules:
         nested = Analysis(self.program, self.module, self.qualname, self.var_types, self.privacy)
         nested.env = dict(self.env)
         nested.assumptions = self.assumptions
+        nested.shared = self.shared
         nested.ledger = self.ledger
         nested.aliases = dict(self.aliases)
         return nested
@@ -101,6 +102,8 @@ class StatementRules:
             self.report(statement.span, "DPS201", f"unsupported statement: {statement.kind}")
             for name in statement.assigned:
                 self.env[name] = unknown(self.tracked())
+            if statement.exits:
+                self.poisoned = True
 
     def assign(self: Analysis, target: ir.Target, value: Value) -> None:
         """Bind a target; tuple targets unpack component by component."""

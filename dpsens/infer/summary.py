@@ -44,6 +44,7 @@ class Summary:
     ret_type: T.Type
     ret_text: str
     assumptions: list[str] = field(default_factory=list)
+    ret_parts: list[C.Context] | None = None  # per component of a returned tuple
     accounting: str = ""
     mechanisms: list[dict[str, str]] = field(default_factory=list)
 
@@ -91,6 +92,11 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
         analysis.env[param.name] = _initial_value(param.name, annotation)
     for name in function.unsupported_params:
         program.report(module, function.span, "DPS201", f"*{name} parameters are not analyzed")
+        analysis.poisoned = True
+    for decorator in function.decorators:
+        program.report(module, decorator.span, "DPS201",
+                       "decorated functions are not analyzed: the decorator may change them")
+        analysis.poisoned = True
     summaries = [
         ParamSummary(p.name, a.text, a.type, a.static or a.callable_kind is not None,
                      p.default is not None, callable_kind=a.callable_kind)
@@ -103,11 +109,15 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
         for param in summaries:
             param.sensitivity = E.ZERO if param.static else E.INF
         return summary
-    result = analysis.run_body(function.body)
+    body_result = analysis.run_body(function.body)
+    result = body_result
     if analysis.poisoned:
         result = result.with_ctx(C.add(result.ctx, C.blow_up(analysis.tracked())))
     result = _fit_return(program, module, function, result, returns)
     summary.ret_type, summary.ret_text = result.type, _type_text(result.type, returns)
+    if body_result.parts is not None and result.ctx == body_result.ctx:
+        # Per-component contexts let callers unpack a returned tuple precisely.
+        summary.ret_parts = [part.ctx for part in body_result.parts]
     summary.assumptions = sorted(analysis.assumptions)
     for param in summaries:
         if not param.static:

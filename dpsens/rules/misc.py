@@ -60,13 +60,34 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
     names = [p.name for p in rule.params]
     x = bound[names[0]]
     assert x is not None
-    ctx = x.ctx
+    others = C.EMPTY
     for param in rule.params[1:]:
         value = bound[param.name]
         if value is not None:
-            ctx = C.add(ctx, require_static(a, value, param.name, rule, span))
+            others = C.add(others, require_static(a, value, param.name, rule, span))
+    if rule.qualname == "numpy.clip" and T.scalar_kind_of(x.type) == "Data":
+        return _clamped_data(x, bound[names[1]], bound[names[2]], others)
+    ctx = C.add(x.ctx, others)
     exact = sp.Abs(x.exact) if x.exact is not None and rule.qualname.endswith("abs") else None
     return Value(x.type, ctx, exact, x.magnitude() if exact is None else None)
+
+
+def _clamped_data(x: Value, low: Value | None, high: Value | None, others: C.Context) -> Value:
+    """np.clip(x, lo, hi) on Data: a changed entry moves by at most hi - lo, as a real.
+
+    An entry that differs (Data distance 1) lands anywhere in [lo, hi]; an
+    entry that does not differ does not move; so every row metric (N, Data)
+    becomes (N, Real) scaled by hi - lo.
+    """
+    if low is None or high is None or low.exact is None or high.exact is None:
+        return Value(x.type, C.add(x.ctx, others))
+    width = E.absolute(high.exact - low.exact)
+    real: T.Type = T.REAL
+    if isinstance(x.type, T.Vector):
+        real = T.Vector(x.type.norm, "Real", x.type.length)
+    elif isinstance(x.type, T.Matrix):
+        real = T.Matrix(x.type.norm, "Real", x.type.rows, x.type.cols)
+    return Value(real, C.add(C.scale(width, x.ctx), others))
 
 
 def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

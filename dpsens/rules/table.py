@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Sequence
 from dpsens import ir
 from dpsens.diagnostics import Diagnostic
 from dpsens.infer.binding import BindError, bind
-from dpsens.infer.values import Value, unknown
+from dpsens.infer.values import UNKNOWN, Value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -84,6 +84,9 @@ class RuleTable:
         except BindError as error:
             a.report(span, "DPS303", f"{rule.qualname.split('.')[-1]}() {error}")
             return unknown(C.total(v.ctx for v in (*args, *keywords.values())))
+        values = [v for v in bound.values() if v is not None]
+        if any(v.type == UNKNOWN for v in values):
+            return unknown(C.total(v.ctx for v in values))  # already reported where it arose
         if rule.special is not None:
             return special.RULES[rule.special](a, rule, bound, span)
         return signature_rule(a, rule, bound, span)

@@ -1,0 +1,38 @@
+"""Annotations: the vocabulary under any import style; bad ones are coded diagnostics."""
+
+import dpsens as dp
+import numpy as np
+from dpsens import MetricMatrix as MM
+from dpsens import L1, L_inf, Data, Real, Static
+
+
+def aliased(m: MM[L_inf, Data]) -> dp.MetricMatrix[dp.L_inf, dp.Data]:  # expect: m=1
+    return dp.clip(dp.L2, m)
+
+
+def plain_python(x: float, n: int, c: Static[int]) -> float:  # expect: x=1; n=2; c=static
+    return x + 2 * n
+
+
+def unannotated(x, y: Real) -> Real:  # expect: x=1; y=1  # E: DPS103
+    return x + y
+
+
+def swapped(x: MM[Data, L1]) -> Real:  # expect: x=0  # E: DPS102
+    return 1.0
+
+
+def arity(x: MM[L1]) -> Real:  # expect: x=0  # E: DPS102
+    return 1.0
+
+
+def unknown_name(x: Matrix) -> Real:  # expect: x=0  # E: DPS101
+    return 1.0
+
+
+def bare_ndarray(x: np.ndarray) -> Real:  # expect: x=0  # E: DPS101
+    return 1.0
+
+
+def clipped_input(m: dp.ClippedMatrix[dp.L2, L_inf, Data]) -> dp.MetricMatrix[dp.L2, Real]:  # expect: m=2
+    return dp.undisc_container(m)

@@ -1,0 +1,78 @@
+"""Scalar arithmetic: sums add, static factors scale, products of sensitive values are unbounded."""
+
+from dpsens import Integer, Real, Static
+
+
+def add(x: Real, y: Real) -> Real:  # expect: x=1; y=1; returns=Real
+    return x + y
+
+
+def shared(x: Real) -> Real:  # expect: x=3; returns=Real
+    return x + 2 * x
+
+
+def scale(x: Real, c: Static[float]) -> Real:  # expect: x=abs(c); c=static
+    return c * x
+
+
+def divide(x: Real, c: Static[float]) -> Real:  # expect: x=1/abs(c); c=static
+    return x / c
+
+
+def rational(x: Real) -> Real:  # expect: x=11/2
+    return 5.5 * x
+
+
+def negative(x: Real, y: Real) -> Real:  # expect: x=3; y=1
+    return -3 * x - y
+
+
+def product(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    return x * y
+
+
+def quotient(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    return x / y
+
+
+def modulo(x: Real) -> Real:  # expect: x=inf
+    return x % 2
+
+
+def square(x: Real) -> Real:  # expect: x=inf
+    return x**2
+
+
+def constant(x: Real) -> Real:  # expect: x=0
+    return 4.0
+
+
+def static_product(x: Real, a: Static[float], b: Static[float]) -> Real:  # expect: x=abs(a*b); a=static; b=static
+    return (a * b) * x
+
+
+def integers(n: Integer, m: Integer) -> Integer:  # expect: n=2; m=1; returns=Integer
+    return 2 * n + m
+
+
+def comparison_of_integers(n: Integer) -> bool:  # expect: n=1; returns=Bool
+    return n > 3
+
+
+def comparison_of_reals(x: Real) -> bool:  # expect: x=inf; returns=Bool
+    return x > 3.0
+
+
+def absolute(x: Real, y: Real) -> Real:  # expect: x=1; y=2
+    return abs(x - 2 * y)
+
+
+def maximum(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    return max(2 * x, x + y)
+
+
+def augmented(x: Real, y: Real) -> Real:  # expect: x=2; y=3
+    z = x
+    z += x
+    z -= 3 * y
+    return z

@@ -1,0 +1,54 @@
+"""Branches: max of the branches, unbounded in a sensitive condition.
+
+Correction: the Julia tool sums the branches (sound but loose).
+"""
+
+from dpsens import Data, Real, Static
+
+
+def static_condition(x: Real, y: Real, c: Static[float]) -> Real:  # expect: x=2; y=1; c=static
+    if c > 0:
+        z = 2 * x
+    else:
+        z = x + y
+    return z
+
+
+def early_return(x: Real, y: Real, c: Static[int]) -> Real:  # expect: x=1; y=3; c=static
+    if c > 2:
+        return x
+    return 3 * y
+
+
+def elif_chain(x: Real, c: Static[int]) -> Real:  # expect: x=5; c=static
+    if c == 0:
+        return x
+    elif c == 1:
+        return 5 * x
+    else:
+        return 2 * x
+
+
+def sensitive_condition(x: Real, y: Real) -> Real:  # expect: x=inf; y=2
+    if x > 0:
+        return y
+    return 2 * y
+
+
+def conditional_expression(x: Real, y: Real, b: Data) -> Real:  # expect: x=1; y=1; b=inf
+    return x if b > 0.5 else y
+
+
+def one_sided(x: Real, c: Static[int]) -> Real:  # expect: x=3; c=static
+    z = x
+    if c > 0:
+        z = 3 * x
+    return z
+
+
+def nested(x: Real, a: Static[int], b: Static[int]) -> Real:  # expect: x=4; a=static; b=static
+    if a > 0:
+        if b > 0:
+            return 4 * x
+        return 2 * x
+    return x

@@ -1,0 +1,69 @@
+"""Calls: Σᵢ sᵢ·Γ(argᵢ) with static arguments substituted; closures at their call site."""
+
+import dpsens as dp
+from dpsens import L1, L2, MetricVector, Real, Static
+
+
+def scale(x: Real, c: Static[float]) -> Real:  # expect: x=abs(c); c=static
+    return c * x
+
+
+def caller(a: Real, b: Real) -> Real:  # expect: a=3; b=1/2
+    return scale(a, 3) + scale(b, 0.5)
+
+
+def static_through(a: Real, k: Static[float]) -> Real:  # expect: a=2*abs(k); k=static
+    return scale(a, 2 * k)
+
+
+def vector_sum(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return dp.fold(lambda acc, e: acc + e, 0.0, v)
+
+
+def dimension_through(w: MetricVector[L2, Real]) -> Real:  # expect: w=sqrt(len(w))
+    return vector_sum(w)
+
+
+def pair(x: Real, y: Real) -> tuple[Real, Real]:  # expect: x=2; y=1; returns=tuple[Real, Real]
+    return (2 * x, y)
+
+
+def unpack(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    a, b = pair(x, y)
+    return a + b
+
+
+def swapped(x: Real, y: Real) -> Real:  # expect: x=2; y=2
+    a, b = pair(y, x)
+    return a + 2 * b
+
+
+def nested(x: Real, c: Static[float]) -> Real:  # expect: x=3*abs(c) + 2; c=static
+    def inner(a):
+        return a * c + x
+    return inner(x) + inner(2 * x)
+
+
+def with_lambda(x: Real) -> Real:  # expect: x=6
+    twice = lambda a: 2 * a
+    return twice(twice(x)) + twice(x)
+
+
+def keywords(x: Real) -> Real:  # expect: x=5
+    return scale(c=5, x=x)
+
+
+def recursive(x: Real, n: Static[int]) -> Real:  # expect: x=inf; n=static
+    return recursive(x, n - 1)  # E: DPS204
+
+
+def unknown_function(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    return undefined_helper(x)  # E: DPS203
+
+
+def wrong_arity(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    return scale(x)  # E: DPS303
+
+
+def higher_order(f: dp.PrivacyFunction, x: Real) -> Real:  # expect: x=0; f=static
+    return 1.0

@@ -1,0 +1,90 @@
+"""clip, norm_convert, undisc_container: the corrections of the seed note."""
+
+from dpsens import (
+    ClippedMatrix, Data, L1, L2, L_inf, MetricMatrix, MetricVector, Real, clip, norm_convert,
+    undisc_container,
+)
+
+
+def clip_linf_data(v: MetricVector[L_inf, Data]) -> MetricVector[L_inf, Data]:  # expect: v=1; returns=MetricVector[L_inf, Data]
+    return clip(L2, v)
+
+
+def clip_l1_data(v: MetricVector[L1, Data]) -> MetricVector[L1, Data]:  # expect: v=len(v)
+    return clip(L1, v)
+
+
+def clip_l2_data(v: MetricVector[L2, Data]) -> MetricVector[L2, Data]:  # expect: v=sqrt(len(v))
+    return clip(L2, v)
+
+
+def clip_l2_real(v: MetricVector[L2, Real]) -> MetricVector[L2, Real]:  # expect: v=1
+    return clip(L2, v)
+
+
+def clip_l1_real(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=2
+    return clip(L1, v)
+
+
+def clip_linf_real(v: MetricVector[L_inf, Real]) -> MetricVector[L_inf, Real]:  # expect: v=2
+    return clip(L_inf, v)
+
+
+def clip_mixed(v: MetricVector[L_inf, Real]) -> MetricVector[L_inf, Real]:  # expect: v=sqrt(len(v))
+    return clip(L2, v)
+
+
+def clip_rows(m: MetricMatrix[L1, Data]) -> MetricMatrix[L1, Data]:  # expect: m=cols(m)
+    return clip(L2, m)
+
+
+def undisc_rows(m: MetricMatrix[L_inf, Data]) -> MetricMatrix[L2, Real]:  # expect: m=2; returns=MetricMatrix[L2, Real]
+    return undisc_container(clip(L2, m))
+
+
+def undisc_declared(m: ClippedMatrix[L1, L_inf, Data]) -> MetricMatrix[L1, Real]:  # expect: m=2
+    return undisc_container(m)
+
+
+def undisc_unclipped(m: MetricMatrix[L_inf, Data]) -> MetricMatrix[L2, Real]:  # expect: m=inf
+    return undisc_container(m)  # E: DPS301
+
+
+def l1_to_l2(v: MetricVector[L1, Real]) -> MetricVector[L2, Real]:  # expect: v=1
+    return norm_convert(L2, v)
+
+
+def l1_to_linf(v: MetricVector[L1, Real]) -> MetricVector[L_inf, Real]:  # expect: v=1
+    return norm_convert(L_inf, v)
+
+
+def l2_to_linf(v: MetricVector[L2, Real]) -> MetricVector[L_inf, Real]:  # expect: v=1
+    return norm_convert(L_inf, v)
+
+
+def l2_to_l1(v: MetricVector[L2, Real]) -> MetricVector[L1, Real]:  # expect: v=sqrt(len(v))
+    return norm_convert(L1, v)
+
+
+def linf_to_l2(v: MetricVector[L_inf, Real]) -> MetricVector[L2, Real]:  # expect: v=sqrt(len(v))
+    return norm_convert(L2, v)
+
+
+def linf_to_l1(v: MetricVector[L_inf, Real]) -> MetricVector[L1, Real]:  # expect: v=len(v)
+    return norm_convert(L1, v)
+
+
+def rows_linf_to_l1(m: MetricMatrix[L_inf, Data]) -> MetricMatrix[L1, Data]:  # expect: m=cols(m)
+    return norm_convert(L1, m)
+
+
+def implicit_widening(v: MetricVector[L1, Real]) -> MetricVector[L2, Real]:  # expect: v=1
+    return v
+
+
+def implicit_narrowing(v: MetricVector[L_inf, Real]) -> MetricVector[L1, Real]:  # expect: v=len(v)  # E: DPS104
+    return v
+
+
+def not_a_norm(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=inf
+    return clip(3, v)  # E: DPS301

@@ -1,0 +1,128 @@
+"""Sums, means, counts, indexing, map_rows and fold over vectors and matrices."""
+
+import numpy as np
+
+from dpsens import (
+    Data, Integer, L1, L2, L_inf, MetricMatrix, MetricVector, Real, Static, count, fold,
+    map_rows, rows,
+)
+
+
+def sum_l1(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return np.sum(v)
+
+
+def sum_l2(v: MetricVector[L2, Real]) -> Real:  # expect: v=sqrt(len(v))
+    return np.sum(v)
+
+
+def sum_linf(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v)
+    return np.sum(v)
+
+
+def mean_l1(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/len(v)
+    return np.mean(v)
+
+
+def sum_of_data(v: MetricVector[L1, Data]) -> Real:  # expect: v=inf
+    return np.sum(v)
+
+
+def row_sum(m: MetricMatrix[L2, Real]) -> MetricVector[L2, Real]:  # expect: m=1; returns=MetricVector[L2, Real]
+    return np.sum(m, axis=0)
+
+
+def python_sum(m: MetricMatrix[L2, Real]) -> MetricVector[L2, Real]:  # expect: m=1
+    return sum(m)
+
+
+def row_mean(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=1/rows(m)
+    return np.mean(m, axis=0)
+
+
+def method_sum(m: MetricMatrix[L2, Real]) -> MetricVector[L2, Real]:  # expect: m=1
+    return m.sum(axis=0)
+
+
+def per_row_sums(m: MetricMatrix[L2, Real]) -> MetricVector[L1, Real]:  # expect: m=sqrt(cols(m))
+    return np.sum(m, axis=1)
+
+
+def entry(m: MetricMatrix[L_inf, Data], i: Static[int]) -> Data:  # expect: m=1; i=static
+    return m[i, 0]
+
+
+def row(m: MetricMatrix[L2, Real], i: Static[int]) -> MetricVector[L2, Real]:  # expect: m=1; i=static
+    return m[i, :]
+
+
+def column(m: MetricMatrix[L2, Real]) -> MetricVector[L1, Real]:  # expect: m=1
+    return m[:, 1]
+
+
+def private_index(v: MetricVector[L1, Real], i: Integer) -> Real:  # expect: v=1; i=inf
+    return v[i]
+
+
+def clipped_column_sum(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=10
+    return np.sum(np.clip(m[:, 0], 0.0, 10.0))
+
+
+def clipped_column_mean(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=1/rows(m)
+    return np.mean(np.clip(m[:, 0], 0.0, 1.0))
+
+
+def count_l1(v: MetricVector[L1, Data]) -> Integer:  # expect: v=1
+    return count(lambda e: e > 0.5, v)
+
+
+def count_linf(v: MetricVector[L_inf, Data]) -> Integer:  # expect: v=len(v)
+    return count(lambda e: e > 0.5, v)
+
+
+def count_rows(m: MetricMatrix[L_inf, Data]) -> Integer:  # expect: m=1
+    return count(lambda r: r[0] > 0.5, m)
+
+
+def count_reals(v: MetricVector[L1, Real]) -> Integer:  # expect: v=inf
+    return count(lambda e: e > 0.5, v)
+
+
+def count_private_threshold(v: MetricVector[L1, Data], t: Real) -> Integer:  # expect: v=1; t=inf
+    return count(lambda e: e > t, v)
+
+
+def mapped(m: MetricMatrix[L2, Real]) -> MetricMatrix[L2, Real]:  # expect: m=3
+    return map_rows(lambda r: 3 * r, m)
+
+
+def mapped_capture(m: MetricMatrix[L2, Real], shift: Real) -> MetricVector[L1, Real]:  # expect: m=sqrt(cols(m)); shift=rows(m)
+    return map_rows(lambda r: np.sum(r) + shift, m)
+
+
+def folded(m: MetricMatrix[L1, Real], init: Real) -> Real:  # expect: m=2**(rows(m) - 1); init=2**rows(m)
+    return fold(lambda acc, r: 2 * acc + r[0], init, m)
+
+
+def folded_contracting(m: MetricMatrix[L1, Real], init: Real) -> Real:  # expect: m=1; init=(1/2)**rows(m)
+    return fold(lambda acc, r: acc / 2 + r[0], init, m)
+
+
+def folded_capture(v: MetricVector[L1, Real], init: Real, y: Real) -> Real:  # expect: v=1; init=1; y=len(v)
+    return fold(lambda acc, e: acc + e + y, init, v)
+
+
+def number_of_rows(m: MetricMatrix[L_inf, Data]) -> Integer:  # expect: m=0
+    return rows(m) + len(m)
+
+
+def shape_loop(m: MetricMatrix[L2, Real]) -> MetricVector[L2, Real]:  # expect: m=1
+    n, d = m.shape
+    total = np.zeros(d)
+    for i in range(n):
+        total = total + m[i, :]
+    return total / n
+
+
+def broadcast(v: MetricVector[L2, Real], x: Real) -> MetricVector[L2, Real]:  # expect: v=1; x=sqrt(len(v))
+    return v + x

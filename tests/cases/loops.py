@@ -1,0 +1,86 @@
+"""Loops: s^k on the carried value, Σ_{j<k} s^j on everything else.
+
+Correction: the Julia tool charges k for y in x = 2x + y, but three rounds
+give 7·y (x3 = 8·x0 + 7·y).
+"""
+
+from dpsens import Integer, Real, Static
+
+
+def three_rounds(x: Real, y: Real) -> Real:  # expect: x=8; y=7
+    for _ in range(3):
+        x = 2 * x + y
+    return x
+
+
+def k_rounds(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=2**k; y=2**k - 1; k=static
+    for _ in range(k):
+        x = 2 * x + y
+    return x
+
+
+def accumulate(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=1; y=k; k=static
+    for _ in range(k):
+        x = x + y
+    return x
+
+
+def halving(x: Real, y: Real) -> Real:  # expect: x=1/16; y=15/8
+    for _ in range(4):
+        x = x / 2 + y
+    return x
+
+
+def symbolic_ratio(x: Real, c: Static[float], k: Static[int]) -> Real:  # expect: x=abs(c)**k; c=static; k=static
+    for _ in range(k):
+        x = c * x
+    return x
+
+
+def two_bounds(x: Real) -> Real:  # expect: x=8
+    for _ in range(2, 5):
+        x = 2 * x
+    return x
+
+
+def coupled(a: Real, b: Real) -> Real:  # expect: a=1; b=2
+    for _ in range(3):
+        a, b = b, a + b
+    return a
+
+
+def coupled_symbolic(a: Real, b: Real, k: Static[int]) -> Real:  # expect: a=2**k; b=2**k; k=static
+    for _ in range(k):
+        a, b = b, a + b
+    return a
+
+
+def loop_local(x: Real) -> Real:  # expect: x=4
+    for _ in range(3):
+        y = 2 * x
+        x = x + 0
+    return y + 2 * x
+
+
+def unknown_count_shrinks(x: Real, n: Integer) -> Real:  # expect: x=1; n=inf
+    for _ in range(n):
+        x = x / 2
+    return x
+
+
+def unknown_count_adds(x: Real, y: Real, n: Integer) -> Real:  # expect: x=1; y=inf; n=inf
+    for _ in range(n):
+        x = x + y
+    return x
+
+
+def unknown_count_grows(x: Real, n: Integer) -> Real:  # expect: x=inf; n=inf
+    for _ in range(n):  # E: DPS207
+        x = 3 * x
+    return x
+
+
+def unknown_count_symbolic(x: Real, n: Integer, c: Static[float]) -> Real:  # expect: x=1; n=inf; c=static; assumes=abs(c) <= 1
+    for _ in range(n):
+        x = c * x
+    return x
