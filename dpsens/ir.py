@@ -299,3 +299,19 @@ def dotted_name(expr: Expr) -> str | None:
         parts.append(expr.id)
         return ".".join(reversed(parts))
     return None
+
+
+def source_text(expr: Expr | Slice) -> str:
+    """A readable rendering of an annotation-like expression (names, subscripts, constants)."""
+    if isinstance(expr, Slice):
+        return ":"
+    dotted = dotted_name(expr)
+    if dotted is not None:
+        return dotted
+    if isinstance(expr, Subscript):
+        return f"{source_text(expr.value)}[{', '.join(source_text(i) for i in expr.index)}]"
+    if isinstance(expr, Const):
+        return repr(expr.value)
+    if isinstance(expr, TupleExpr):
+        return ", ".join(source_text(e) for e in expr.elts)
+    return "..."

@@ -11,7 +11,7 @@ def abs(x: T) -> T:
     """Absolute value: 1-Lipschitz, entrywise on containers."""
 
 @rule("len")
-def len(x: Any) -> Static[int]:
+def len(x: Any) -> Static[Integer]:
     """The public length of x."""
 
 @rule("join")
@@ -35,5 +35,5 @@ def sum(m: Any) -> Any:
     """Sum of the rows of a matrix or the entries of a vector."""
 
 @rule("range")
-def range(a: Static[int], b: Static[int] = ...) -> Any:
+def range(a: Static[Integer], b: Static[Integer] = ...) -> Any:
     """Only as the iterable of a for loop."""

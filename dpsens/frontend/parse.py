@@ -156,3 +156,13 @@ def suppressions(text: str) -> dict[int, frozenset[str]]:
             codes = {c.strip().upper() for c in match.group(1).split(",") if c.strip()}
             out[number] = frozenset(codes)
     return out
+
+
+def parse_annotation_string(text: str, span: Span) -> ir.Expr | None:
+    """A type written as a string (``"MetricVector[L2, Real]"``), lowered with the string's span."""
+    try:
+        node = cst.parse_expression(text)
+    except (cst.ParserSyntaxError, RecursionError):
+        return None
+    del span  # positions inside the string are not tracked
+    return StmtLowerer({}).lower(node)

@@ -56,6 +56,10 @@ class AnnotationResolver:
                 self._problem(expr, "DPS102", "Static/Priv/BlackBox take exactly one type")
                 return Annotation(T.Opaque("?"), "?", problems=self.problems, **flags)
             expr = expr.index[0]
+        if flags["black_box"]:
+            # The result of a black box has no metric until unbox() gives it one.
+            text = f"BlackBox[{ir.source_text(expr)}]"
+            return Annotation(T.Opaque("BlackBox"), text, problems=self.problems, **flags)
         name = self.qualify(expr)
         if name == "dpsens.PrivacyFunction":
             return Annotation(T.Opaque("PrivacyFunction"), "PrivacyFunction", callable_kind="privacy",
@@ -139,9 +143,4 @@ def _arg_text(expr: ir.Expr | ir.Slice, qualified: str | None) -> str:
 
 
 def _source_text(expr: ir.Expr) -> str:
-    dotted = ir.dotted_name(expr)
-    if dotted:
-        return dotted
-    if isinstance(expr, ir.Const):
-        return repr(expr.value)
-    return type(expr).__name__.lower()
+    return ir.source_text(expr)

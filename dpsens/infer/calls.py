@@ -38,7 +38,19 @@ class CallRules:
         return self.call_value(callee, args, keywords, e.span, label)
 
     def argument(self: Analysis, e: ir.Expr) -> Value:
-        """An argument; metric types written as values (unbox) are allowed here."""
+        """An argument; metric types written as values (unbox) are allowed here.
+
+        A type may be written directly, as a module-level alias (which mypy
+        accepts as a value) or as a string.
+        """
+        if isinstance(e, ir.Const) and isinstance(e.value, str):
+            from dpsens.frontend.parse import parse_annotation_string
+
+            parsed = parse_annotation_string(e.value, e.span)
+            if parsed is not None:
+                metric = self.program.annotation_type(self.module, parsed, None, quiet=True)
+                if metric is not None:
+                    return Value(T.TypeValue(metric))
         if isinstance(e, ir.Subscript) and (self.qualify(e.value) or "").startswith("dpsens."):
             metric = self.program.annotation_type(self.module, e, self.report)
             if metric is not None:

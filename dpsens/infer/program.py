@@ -80,7 +80,13 @@ class Program:
             from dpsens.infer.engine import Analysis
 
             self._constants[key] = None  # a constant defined through itself is unknown
-            value = Analysis(self, owner, f"{owner_name}.<module>", {}).expr(owner.constants[name])
+            expr = owner.constants[name]
+            alias = self.annotation_type(owner, expr, None, quiet=True) \
+                if isinstance(expr, ir.Subscript) else None
+            if alias is not None:  # Row = MetricVector[L_inf, Data]
+                value = Value(T.TypeValue(alias))
+            else:
+                value = Analysis(self, owner, f"{owner_name}.<module>", {}).expr(expr)
             self._constants[key] = value
         return self._constants[key]
 

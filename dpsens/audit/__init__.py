@@ -1,0 +1,1 @@
+"""Empirical checks of reported sensitivities on random and adversarial neighbouring inputs."""

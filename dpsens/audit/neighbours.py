@@ -1,0 +1,105 @@
+"""Random and adversarial pairs of inputs at a known distance, per metric."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dpsens.audit.metric_types import Metric
+from dpsens.runtime.metrics import distance, scalar_distance
+
+
+def draw(metric: Metric, n: int, d: int, rng: np.random.Generator) -> Any:
+    """A random value of the metric's shape (n rows or entries, d columns)."""
+    scale = float(rng.choice([0.5, 1.0, 3.0, 100.0]))
+    if metric.shape == "scalar":
+        value = float(rng.normal(0, scale))
+        return _element(metric.kind, value)
+    shape = (n,) if metric.shape == "vector" else (n, d)
+    values = rng.normal(0, scale, size=shape)
+    if metric.kind in ("Integer", "Bool"):
+        values = np.round(values)
+    if metric.clip is not None:
+        values = _clip_rows(values, metric.clip)
+    return values
+
+
+def neighbour(metric: Metric, value: Any, rng: np.random.Generator) -> Any:
+    """A second value near the first: one row, a few entries, or a small shift."""
+    if metric.shape == "scalar":
+        if metric.kind in ("Data", "Bool"):
+            return _element(metric.kind, float(rng.normal(0, 10)))
+        step = float(rng.choice([1e-3, 0.1, 1.0, 7.0])) * float(rng.choice([-1.0, 1.0]))
+        return _element(metric.kind, value + (round(step) or 1.0 if metric.kind == "Integer" else step))
+    other = np.array(value, dtype=float, copy=True)
+    if metric.shape == "matrix":
+        row = int(rng.integers(other.shape[0]))
+        other[row] = _changed_row(metric, other[row], rng)
+    else:
+        other = _changed_vector(metric, other, rng)
+    if metric.clip is not None:
+        other = _clip_rows(other, metric.clip)
+    return other
+
+
+def adversarial_pairs(metric: Metric, n: int, d: int) -> list[tuple[Any, Any]]:
+    """Boundary cases: sign flips, one-hot rows, [1,1] vs [1,0], zeros vs large."""
+    if metric.shape == "scalar":
+        if metric.kind in ("Data", "Bool"):
+            return [(0.0, 1.0), (0.1, 0.2), (-1e6, 1e6)]
+        return [(0.0, 1.0), (-1.0, 1.0), (1e-9, 0.0)]
+    shape = (n,) if metric.shape == "vector" else (n, d)
+    ones, zeros = np.ones(shape), np.zeros(shape)
+    flipped = ones.copy()
+    if metric.shape == "matrix":
+        flipped[0] = -flipped[0]
+    else:
+        flipped = -flipped
+    pairs = [(ones, flipped), (ones, zeros), (zeros, np.full(shape, 1e3))]
+    if metric.shape == "vector" and n >= 2:
+        half = ones.copy()
+        half[1:] = 0.0
+        pairs.append((ones, half))
+    if metric.clip is not None:
+        pairs = [(_clip_rows(a, metric.clip), _clip_rows(b, metric.clip)) for a, b in pairs]
+    return pairs
+
+
+def measure(metric: Metric, a: Any, b: Any) -> float:
+    """d(a, b) in the metric."""
+    if metric.shape == "scalar":
+        return scalar_distance(metric.kind, float(a), float(b))
+    return distance(metric.norm, metric.kind, np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+
+
+def _element(kind: str, value: float) -> float:
+    if kind in ("Integer",):
+        return float(round(value))
+    if kind == "Bool":
+        return float(value > 0)
+    return value
+
+
+def _changed_row(metric: Metric, row: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    if metric.kind == "Data" or rng.random() < 0.3:
+        return rng.normal(0, float(rng.choice([1.0, 10.0])), size=row.shape)
+    return row + rng.normal(0, float(rng.choice([1e-3, 0.5])), size=row.shape)
+
+
+def _changed_vector(metric: Metric, v: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    count = int(rng.integers(1, max(2, v.shape[0] // 2 + 1)))
+    where = rng.choice(v.shape[0], size=min(count, v.shape[0]), replace=False)
+    if metric.kind == "Data":
+        v[where] = rng.normal(0, 10, size=len(where))
+    elif metric.kind == "Integer":
+        v[where] += rng.integers(1, 4, size=len(where)) * rng.choice([-1, 1], size=len(where))
+    else:
+        v[where] += rng.normal(0, float(rng.choice([1e-3, 0.5, 5.0])), size=len(where))
+    return v
+
+
+def _clip_rows(values: np.ndarray, norm: str) -> np.ndarray:
+    from dpsens.runtime.builtins import clip
+
+    return clip(norm, values)

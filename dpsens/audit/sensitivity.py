@@ -1,0 +1,143 @@
+"""Try to falsify a reported sensitivity by running the function on neighbouring inputs."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from dpsens.audit import neighbours
+from dpsens.audit.metric_types import Metric, parse
+
+SHAPES = [(4, 3), (1, 2), (6, 1), (3, 5)]
+TOLERANCE = 1e-9
+
+
+@dataclass
+class Violation:
+    """A pair of inputs whose outputs are further apart than the reported bound allows."""
+
+    parameter: str
+    claimed: float
+    ratio: float
+    inputs: tuple[Any, Any]
+    outputs: tuple[Any, Any]
+
+
+@dataclass
+class Outcome:
+    """What an audit of one function found."""
+
+    trials: int
+    violations: list[Violation]
+    worst_ratio: dict[str, float]
+
+
+def evaluate(text: str, statics: Mapping[str, float], dims: Mapping[str, Mapping[str, int]]) -> float:
+    """The numeric value of a report expression at bound statics and dimensions."""
+    import sympy as sp
+
+    from dpsens.sym import expr as E
+
+    names: dict[str, object] = {n: E.number(v) for n, v in statics.items()}
+    for param in dims:
+        names.setdefault(param, sp.Symbol(param))
+
+    def dimension(kind: str) -> Callable[[object], object]:
+        return lambda symbol: sp.Integer(dims[str(symbol)][kind])
+
+    names.update({"rows": dimension("rows"), "cols": dimension("cols"), "len": dimension("len")})
+    value = E.parse(text, names)  # type: ignore[arg-type]
+    return float(value)
+
+
+def audit_function(function: Callable[..., Any], report: Mapping[str, Any],
+                   statics: Mapping[str, Any], trials: int = 200, seed: int = 0) -> Outcome:
+    """Check d(f(x), f(x')) <= s·d(x, x') for every non-static parameter of a report."""
+    rng = np.random.default_rng(seed)
+    out_metric = parse(str(report["returns"]))
+    params = [p for p in report["params"] if not p["static"]]
+    metrics = {p["name"]: parse(p["type"]) for p in params}
+    outcome = Outcome(0, [], {p["name"]: 0.0 for p in params})
+    if out_metric is None or any(m is None for m in metrics.values()):
+        return outcome
+    for trial in range(trials):
+        n, d = SHAPES[trial % len(SHAPES)]
+        args = _arguments(function, metrics, statics, n, d, rng)  # type: ignore[arg-type]
+        if args is None:
+            continue
+        for param in params:
+            name = param["name"]
+            claimed = evaluate(param["sensitivity"], statics, _dims(metrics, args))  # type: ignore[arg-type]
+            metric = metrics[name]
+            assert metric is not None
+            pairs = [(args[name], neighbours.neighbour(metric, args[name], rng))]
+            if trial < len(SHAPES):
+                pairs += neighbours.adversarial_pairs(metric, *_shape_of(args[name], n, d))
+            for a, b in pairs:
+                _compare(function, args, statics, name, metric, out_metric, claimed, a, b, outcome)
+        outcome.trials += 1
+    return outcome
+
+
+def _compare(function: Callable[..., Any], args: dict[str, Any], statics: Mapping[str, Any],
+             name: str, metric: Metric, out_metric: Metric, claimed: float, a: Any, b: Any,
+             outcome: Outcome) -> None:
+    d_in = neighbours.measure(metric, a, b)
+    if d_in == 0:
+        return
+    try:
+        fa = function(**{**args, name: a}, **statics)
+        fb = function(**{**args, name: b}, **statics)
+    except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError):
+        return
+    d_out = neighbours.measure(out_metric, fa, fb)
+    ratio = d_out / d_in
+    outcome.worst_ratio[name] = max(outcome.worst_ratio[name], ratio)
+    if d_out > claimed * d_in * (1 + TOLERANCE) + TOLERANCE:
+        outcome.violations.append(Violation(name, claimed, ratio, (a, b), (fa, fb)))
+
+
+def _arguments(function: Callable[..., Any], metrics: Mapping[str, Metric],
+               statics: Mapping[str, Any], n: int, d: int,
+               rng: np.random.Generator) -> dict[str, Any] | None:
+    """Inputs the function accepts: vectors of length n, d or d - 1 (shapes may be related)."""
+    vectors = [name for name, m in metrics.items() if m.shape == "vector"]
+    for lengths in itertools.product(_lengths(n, d), repeat=len(vectors)):
+        args = {name: neighbours.draw(m, n, d, rng) for name, m in metrics.items()}
+        for name, length in zip(vectors, lengths):
+            args[name] = neighbours.draw(metrics[name], length, d, rng)
+        try:
+            function(**args, **statics)
+        except (ValueError, TypeError, IndexError):
+            continue
+        return args
+    return None
+
+
+def _lengths(n: int, d: int) -> list[int]:
+    return sorted({n, d, max(1, d - 1)})
+
+
+def _shape_of(value: Any, n: int, d: int) -> tuple[int, int]:
+    shape = np.shape(value)
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    if len(shape) == 1:
+        return shape[0], d
+    return n, d
+
+
+def _dims(metrics: Mapping[str, Metric], args: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    out = {}
+    for name in metrics:
+        shape = np.shape(args[name])
+        if len(shape) == 2:
+            out[name] = {"rows": shape[0], "cols": shape[1], "len": shape[0]}
+        elif len(shape) == 1:
+            out[name] = {"rows": shape[0], "len": shape[0]}
+        else:
+            out[name] = {}
+    return out
