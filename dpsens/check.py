@@ -49,37 +49,73 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = ()) -> CheckRe
 
 
 def check_sources(sources: dict[Path, str], stub_dirs: Sequence[Path] = ()) -> list[FileReport]:
-    """Parse, analyze and report the given files (path -> displayed path)."""
+    """Parse, analyze and report the given files (path -> displayed path).
+
+    Files that never name dpsens are skipped cheaply, unless an analyzed module
+    imports them: then their functions are analyzed where they are called.
+    """
     from dpsens.frontend.parse import parse_module, read_source
 
     reports: dict[str, FileReport] = {}
     modules: list[ir.Module] = []
+    skipped: dict[str, tuple[Path, str, str]] = {}  # module name -> (path, shown, text)
     for path, shown in sources.items():
         text, problems = read_source(path, shown)
         report = FileReport(shown, diagnostics=list(problems))
         if text is None or not mentions_dpsens(text):
             if problems:
                 reports[shown] = report
+            elif text is not None:
+                skipped[module_name(path)] = (path, shown, text)
             continue
         module, problems = parse_module(text, shown, module_name(path))
         report.diagnostics.extend(problems)
         reports[shown] = report
         if module is not None:
             modules.append(module)
+    helpers = _imported_helpers(modules, skipped)
     if modules:
-        _analyze(modules, reports, stub_dirs)
+        _analyze(modules, helpers, reports, stub_dirs)
     for report in reports.values():
         report.diagnostics = sorted(set(report.diagnostics))
     return list(reports.values())
 
 
-def _analyze(modules: list[ir.Module], reports: dict[str, FileReport],
+def _imported_helpers(modules: list[ir.Module],
+                      skipped: dict[str, tuple[Path, str, str]]) -> list[ir.Module]:
+    """Modules without dpsens that analyzed modules import (transitively), parsed on demand."""
+    from dpsens.frontend.parse import parse_module
+
+    helpers: list[ir.Module] = []
+    pending = list(modules)
+    while pending:
+        module = pending.pop()
+        for target in module.imports.values():
+            for name in _candidate_modules(target):
+                if name in skipped:
+                    path, shown, text = skipped.pop(name)
+                    helper, _ = parse_module(text, shown, name)
+                    if helper is not None:
+                        helpers.append(helper)
+                        pending.append(helper)
+    return helpers
+
+
+def _candidate_modules(qualified: str) -> list[str]:
+    """``pkg.mod.func`` may name module pkg.mod.func or pkg.mod."""
+    parts = qualified.split(".")
+    return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+
+
+def _analyze(modules: list[ir.Module], helpers: list[ir.Module], reports: dict[str, FileReport],
              stub_dirs: Sequence[Path]) -> None:
     from dpsens.infer.program import Program
     from dpsens.rules.table import RuleTable
 
-    program = Program(modules, RuleTable(stub_dirs))
+    program = Program(modules + helpers, RuleTable(stub_dirs))
     for qualname, (module, function) in program.functions.items():
+        if module.path not in reports:
+            continue  # a helper module: analyzed at its call sites only
         try:
             summary = program.summary(qualname, function.span, None)  # type: ignore[arg-type]
         except Exception as error:  # noqa: BLE001 - every crash becomes a finding
@@ -87,8 +123,12 @@ def _analyze(modules: list[ir.Module], reports: dict[str, FileReport],
             _internal_error(program, module, function, error)
             continue
         reports[module.path].functions.append(function_report(summary))
-    for module in modules:
+    for module in modules + helpers:
         found = program.diagnostics.get(module.path, set())
+        if module.path not in reports:
+            if not found:
+                continue
+            reports[module.path] = FileReport(module.path)
         reports[module.path].diagnostics.extend(_unsuppressed(module, found))
 
 

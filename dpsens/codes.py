@@ -69,12 +69,6 @@ _register(
     "def f(x: Real) -> Real\n    return x    # missing colon",
 )
 _register(
-    "DPS005", "timeout", "error",
-    "Analysis of the file took longer than the per-file time limit.",
-    "A hang must not block a pre-commit hook; the file's results are incomplete.",
-    "A generated file with thousands of nested branches.",
-)
-_register(
     "DPS101", "unknown-annotation", "error",
     "An annotation names something that is not part of the dpsens vocabulary.",
     "dpsens cannot know how distance is measured on an unknown type, so the "

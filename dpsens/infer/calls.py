@@ -62,6 +62,14 @@ class CallRules:
         """Apply a function value to argument values."""
         ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
         if isinstance(ref, str) and ref in self.program.functions:
+            module, function = self.program.functions[ref]
+            if any(p.annotation is None for p in function.params):
+                # Unannotated helpers are analyzed at each call with the actual arguments.
+                from dpsens.infer.engine import Analysis, Closure
+
+                scope = Analysis(self.program, module, function.qualname, self.var_types, self.privacy)
+                scope.shared = self.shared
+                return self.call_closure(Closure(function, scope), args, keywords, span)
             return self.call_summary(self.program.summary(ref, span, self), args, keywords, span)
         if isinstance(ref, str):
             rule = self.program.rules.get(ref)

@@ -1,0 +1,136 @@
+"""The command line as a user meets it: reports, formats, exit codes, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dpsens.cli import main
+from dpsens.codes import REGISTRY, explain
+
+GOOD = "from dpsens import Real, Static\n\ndef f(x: Real, c: Static[float]) -> Real:\n    return c * x\n"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def write(tmp_path: Path, name: str, content: str | bytes) -> str:
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return str(path)
+
+
+def test_clean_file_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", write(tmp_path, "ok.py", GOOD))
+    assert code == 0
+    assert "x: Real -- sensitivity abs(c)" in out
+    assert out.strip().endswith("Success: no errors found (checked 1 source file)")
+
+
+def test_json_report_has_the_v1_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "--format", "json", write(tmp_path, "ok.py", GOOD))
+    document = json.loads(out)
+    assert code == 0 and document["version"] == 1
+    [file] = document["files"]
+    [function] = file["functions"]
+    assert function == {
+        "name": "f", "qualname": "f", "line": 3, "kind": "sensitivity",
+        "params": [
+            {"name": "x", "type": "Real", "static": False, "sensitivity": "abs(c)"},
+            {"name": "c", "type": "Static[float]", "static": True},
+        ],
+        "returns": "Real", "assumptions": [],
+    }
+    assert file["diagnostics"] == []
+
+
+def test_output_has_no_absolute_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "ok.py", GOOD)
+    _, out, _ = run(capsys, "check", "--format", "json", path)
+    [file] = json.loads(out)["files"]
+    assert not file["path"].startswith("/") and file["path"].endswith("ok.py")
+
+
+def test_syntax_error_is_a_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "bad.py", "import dpsens\ndef f(x:\n")
+    code, out, _ = run(capsys, "check", path)
+    assert code == 1
+    assert ":2:" in out and "DPS004 syntax error" in out
+
+
+def test_non_utf8_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "latin.py", b"import dpsens\nname = '\xe9'\n")
+    code, out, _ = run(capsys, "check", path)
+    assert code == 1
+    assert ":2:9: DPS003" in out
+
+
+def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", str(tmp_path / "nope.py"))
+    assert code == 1
+    assert "DPS002" in out
+
+
+def test_bad_annotations(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = (
+        "from dpsens import MetricMatrix, L1, Real\n"
+        "def f(x: MetricMatrix[Real, L1], y: Frobnicate) -> Real:\n"
+        "    return 1.0\n"
+    )
+    code, out, _ = run(capsys, "check", write(tmp_path, "ann.py", source))
+    assert code == 1
+    assert ":2:10: DPS102" in out and ":2:37: DPS101 unknown annotation 'Frobnicate'" in out
+
+
+def test_usage_error_exits_two(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "--format", "yaml"])
+    assert exit_info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_explain_every_code(capsys: pytest.CaptureFixture[str]) -> None:
+    for code in REGISTRY:
+        text = explain(code)
+        assert text is not None
+        for heading in ("## What it does", "## Why", "## Example"):
+            assert heading in text
+    assert run(capsys, "explain", "dps201")[0] == 0
+    assert run(capsys, "explain", "DPS999")[0] == 2
+
+
+def test_every_code_is_used_in_the_sources() -> None:
+    sources = "".join(p.read_text() for p in Path("dpsens").rglob("*.py") if p.name != "codes.py")
+    unused = [code for code in REGISTRY if f'"{code}"' not in sources]
+    assert not unused
+
+
+def test_module_entry_point(tmp_path: Path) -> None:
+    path = write(tmp_path, "ok.py", GOOD)
+    result = subprocess.run([sys.executable, "-m", "dpsens", "check", path],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_internal_error_is_reported_not_raised(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpsens.infer import program
+
+    def explode(*args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(program, "summarize", explode)
+    code, out, _ = run(capsys, "check", write(tmp_path, "ok.py", GOOD))
+    assert code == 2
+    assert "DPS001 internal error while analyzing 'f': RuntimeError: boom" in out

@@ -1,0 +1,60 @@
+"""Names resolve through imports, and calls cross modules of the checked set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dpsens.check import check_paths
+
+
+def make_package(root: Path) -> None:
+    package = root / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "stats.py").write_text(
+        "from dpsens import Real, Static\n\n"
+        "def scaled(x: Real, c: Static[float]) -> Real:\n    return c * x\n"
+    )
+    (package / "helpers.py").write_text("def double(a):\n    return 2 * a + a\n")
+    (package / "main.py").write_text(
+        "import dpsens as dp\n"
+        "import pkg.stats\n"
+        "from pkg import stats as st\n"
+        "from .stats import scaled\n"
+        "from .helpers import double\n\n"
+        "def combined(x: dp.Real) -> dp.Real:\n"
+        "    return scaled(x, 2) + st.scaled(x, 3) + pkg.stats.scaled(x, 4)\n\n"
+        "def helped(v: dp.MetricVector[dp.L2, dp.Real]) -> dp.MetricVector[dp.L2, dp.Real]:\n"
+        "    return double(v)\n"
+    )
+
+
+def reported(root: Path) -> dict[str, dict[str, str]]:
+    result = check_paths([str(root / "pkg")])
+    return {
+        f["qualname"]: {p["name"]: p.get("sensitivity", "static") for p in f["params"]}
+        for file in result.files for f in file.functions
+    }
+
+
+def test_calls_resolve_across_modules_and_import_styles(tmp_path: Path) -> None:
+    make_package(tmp_path)
+    results = reported(tmp_path)
+    assert results["combined"] == {"x": "9"}
+    assert results["scaled"] == {"x": "abs(c)", "c": "static"}
+
+
+def test_unannotated_helpers_are_analyzed_at_the_call(tmp_path: Path) -> None:
+    make_package(tmp_path)
+    results = reported(tmp_path)
+    assert results["helped"] == {"v": "3"}
+    assert "double" not in results  # a module without dpsens is not reported
+
+
+def test_staged_subset_still_resolves(tmp_path: Path) -> None:
+    make_package(tmp_path)
+    result = check_paths([str(tmp_path / "pkg" / "main.py")])
+    [file] = result.files
+    combined = next(f for f in file.functions if f["name"] == "combined")
+    assert combined["params"][0]["sensitivity"] == "inf"  # stats.py was not given
+    assert any(d.code == "DPS203" for d in file.diagnostics)
