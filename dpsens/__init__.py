@@ -13,6 +13,12 @@ from dpsens.runtime.builtins import (
     undisc_container,
 )
 
+from dpsens.runtime.mechanisms import (
+    above_threshold, exponential_mechanism, gaussian_mechanism, gaussian_mechanism_zcdp,
+    laplace_mechanism, laplacian_mechanism, parallel_fold_rows, randomized_response,
+    report_noisy_max, sample,
+)
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -21,4 +27,7 @@ __all__ = [
     "ClippedMatrix", "PrivacyFunction",
     "clip", "cols", "count", "discrete", "fold", "map_rows", "norm_convert", "rows",
     "unbox", "undisc", "undisc_container",
+    "laplace_mechanism", "laplacian_mechanism", "gaussian_mechanism", "gaussian_mechanism_zcdp",
+    "exponential_mechanism", "report_noisy_max", "above_threshold", "randomized_response",
+    "sample", "parallel_fold_rows",
 ]

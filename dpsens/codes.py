@@ -184,3 +184,33 @@ _register(
     "The sensitivity of c*x is |c| times that of x; without c it is unknown.",
     "c = np.linalg.det(public_matrix)\nreturn c * x",
 )
+_register(
+    "DPS401", "mechanism-metric", "error",
+    "A noise mechanism receives a value measured in a metric its guarantee does not "
+    "cover: Laplace needs a real number or an (L1, Real) container, the Gaussian "
+    "mechanisms an (L2, Real) one, randomized response a Data or Bool bit.",
+    "Laplace noise calibrated to an L2 sensitivity is not private for vectors (the "
+    "Julia tool accepted L2 here); the parameters it touches cost (inf, inf).",
+    "laplace_mechanism(1.0, eps, v)   # v: MetricVector[L2, Real]; use norm_convert(L1, v)",
+)
+_register(
+    "DPS402", "sensitivity-exceeds-mechanism", "error",
+    "A value noised by gaussian_mechanism(s, ...) is more than s-sensitive in a parameter.",
+    "The noise is calibrated for sensitivity s; a larger one voids the (eps, delta) "
+    "guarantee, so that parameter costs (inf, inf).",
+    "gaussian_mechanism(1.0, eps, delta, 2 * x)   # 2-sensitive in x",
+)
+_register(
+    "DPS403", "released-without-noise", "error",
+    "A privacy function returns a value that still depends on a sensitive parameter.",
+    "Releasing a non-noised sensitive value is not differentially private: it costs "
+    "(inf, inf) in that parameter.",
+    "def f(x: Real, eps: Static[float]) -> Priv[Real]:\n    return x + laplace_mechanism(1, eps, x)",
+)
+_register(
+    "DPS404", "sparse-vector-query", "error",
+    "A query given to above_threshold() is not 1-sensitive in the data, or depends on "
+    "other sensitive values.",
+    "AboveThreshold's guarantee assumes 1-sensitive queries; the data costs (inf, inf).",
+    "above_threshold((lambda d: 2 * count(p, d),), eps, data, 10.0)",
+)

@@ -287,6 +287,7 @@ class Module:
     constants: dict[str, Expr] = field(default_factory=dict)  # globals assigned once
     functions: tuple[Function, ...] = ()
     suppressions: dict[int, frozenset[str]] = field(default_factory=dict)  # line -> codes
+    star_imports: tuple[str, ...] = ()  # modules imported with ``from m import *``
 
 
 def dotted_name(expr: Expr) -> str | None:

@@ -52,3 +52,49 @@ def cols(x: Any) -> Static[int]:
 @rule("unbox")
 def unbox(value: Any, t: Any, shape: Any) -> Any:
     """Give a black-box result the type t, checking its shape at run time."""
+
+# --- Mechanisms: callable only in functions declared -> Priv[...] (docs/privacy.md) ---
+
+@rule("laplace_mechanism")
+def laplace_mechanism(s: Static[float], eps: Static[float], x: T, rng: Static[Any] = ...) -> T:
+    """x plus Laplace(s/eps) noise; x real or (L1, Real); costs eps*r/s."""
+
+@rule("laplace_mechanism")
+def laplacian_mechanism(s: Static[float], eps: Static[float], x: T, rng: Static[Any] = ...) -> T:
+    """Alias of laplace_mechanism."""
+
+@rule("gaussian_mechanism")
+def gaussian_mechanism(s: Static[float], eps: Static[float], delta: Static[float], x: T,
+                       rng: Static[Any] = ...) -> T:
+    """x plus analytic-Gaussian noise; x real or (L2, Real), r <= s; costs (eps, delta)."""
+
+@rule("gaussian_mechanism_zcdp")
+def gaussian_mechanism_zcdp(s: Static[float], rho: Static[float], x: T, rng: Static[Any] = ...) -> T:
+    """x plus N(0, s^2/(2 rho)); costs rho*(r/s)^2-zCDP."""
+
+@rule("exponential_mechanism")
+def exponential_mechanism(s: Static[float], eps: Static[float], candidates: Static[Any],
+                          utility: Callable[[Any, Any], float], data: Any,
+                          rng: Static[Any] = ...) -> Any:
+    """A candidate drawn with probability ∝ exp(eps*u(data, c)/(2s)); costs eps*r/s."""
+
+@rule("report_noisy_max")
+def report_noisy_max(s: Static[float], eps: Static[float], scores: Any, rng: Static[Any] = ...) -> Integer:
+    """The index of the largest score plus Laplace(2s/eps); costs eps*r/s."""
+
+@rule("above_threshold")
+def above_threshold(queries: Any, eps: Static[float], data: Any, threshold: Static[float],
+                    rng: Static[Any] = ...) -> Integer:
+    """Sparse vector: the first 1-sensitive query above a noisy threshold; costs eps."""
+
+@rule("randomized_response")
+def randomized_response(eps: Static[float], bit: T, rng: Static[Any] = ...) -> T:
+    """Keep a Data bit with probability e^eps/(1+e^eps); costs eps."""
+
+@rule("sample")
+def sample(k: Static[int], m1: Any, m2: Any, rng: Static[Any] = ...) -> Any:
+    """k rows without replacement, the same rows of m1 and m2; amplifies what is spent on them."""
+
+@rule("parallel_fold_rows")
+def parallel_fold_rows(f: Any, init: Any, m1: Any, m2: Any) -> Any:
+    """acc = f(acc, r1, r2) over disjoint rows: each row's cost is paid once."""

@@ -82,6 +82,7 @@ class _ModuleLowerer(StmtLowerer):
 
     def module(self, tree: cst.Module, text: str) -> ir.Module:
         imports: dict[str, str] = {}
+        stars: list[str] = []
         constants: dict[str, ir.Expr] = {}
         assigned: dict[str, int] = {}
         functions: list[ir.Function] = []
@@ -92,7 +93,9 @@ class _ModuleLowerer(StmtLowerer):
             if not isinstance(statement, cst.SimpleStatementLine):
                 continue
             for small in statement.body:
-                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
+                    stars.append(self._from_base(small))
+                elif isinstance(small, (cst.Import, cst.ImportFrom)):
                     imports.update(self._imports(small))
                 elif isinstance(small, (cst.Assign, cst.AnnAssign)):
                     self._constant(small, constants, assigned)
@@ -100,7 +103,8 @@ class _ModuleLowerer(StmtLowerer):
             if count > 1:
                 constants.pop(name, None)  # a reassigned global has no single value
         return ir.Module(
-            self.display, self.name, imports, constants, tuple(functions), suppressions(text)
+            self.display, self.name, imports, constants, tuple(functions), suppressions(text),
+            tuple(stars),
         )
 
     def _constant(
@@ -124,10 +128,7 @@ class _ModuleLowerer(StmtLowerer):
                     top = full.split(".")[0]
                     out[top] = top
             return out
-        base = _dotted(node.module) if node.module is not None else ""
-        if node.relative:
-            package = self.name.split(".")[: -len(node.relative)] if self.name else []
-            base = ".".join(p for p in (*package, base) if p)
+        base = self._from_base(node)
         if isinstance(node.names, cst.ImportStar):
             return {}
         return {
@@ -135,6 +136,15 @@ class _ModuleLowerer(StmtLowerer):
             f"{base}.{_dotted(alias.name)}" if base else _dotted(alias.name)
             for alias in node.names
         }
+
+
+    def _from_base(self, node: cst.ImportFrom) -> str:
+        """The absolute module name of ``from base import ...`` (relative ones resolved)."""
+        base = _dotted(node.module) if node.module is not None else ""
+        if node.relative:
+            package = self.name.split(".")[: -len(node.relative)] if self.name else []
+            base = ".".join(p for p in (*package, base) if p)
+        return base
 
 
 def _dotted(node: cst.CSTNode) -> str:

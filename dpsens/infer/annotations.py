@@ -24,6 +24,8 @@ _CONTAINERS = {
     "dpsens.ClippedVector": (3, "vector"), "dpsens.ClippedMatrix": (3, "matrix"),
 }
 _CALLABLES = {"typing.Callable", "collections.abc.Callable"}
+VOCABULARY = {*(n for n in _SCALARS if n.startswith("dpsens.")), *_NORMS, *_WRAPPERS, *_CONTAINERS,
+              "dpsens.PrivacyFunction", "dpsens.Norm"}
 
 
 @dataclass

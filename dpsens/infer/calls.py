@@ -139,7 +139,7 @@ class CallRules:
             factors[param.name] = factor
         result_type = substitute_type(summary.ret_type, mapping)
         if summary.kind == "privacy":
-            return self.privacy_call(summary, bound, span, result_type)
+            return self.privacy_call(summary, bound, span, result_type, mapping, factors)
         whole = at_call_site({p.name: p.sensitivity for p in summary.params})
         if summary.ret_parts is not None and isinstance(result_type, T.TupleType):
             parts = tuple(Value(t, at_call_site(part))
@@ -159,6 +159,7 @@ class CallRules:
             self.report(span, "DPS303", f"call {error}")
             return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
         child = scope.child()
+        child.ledger, child.shared = self.ledger, self.shared  # spends happen where it is called
         for param in node.params:
             value = bound[param.name]
             child.env[param.name] = value if value is not None else child.expr(param.default)

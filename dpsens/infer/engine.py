@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dpsens import ir
@@ -11,7 +11,8 @@ from dpsens.diagnostics import Span
 from dpsens.infer import arith
 from dpsens.infer.calls import CallRules
 from dpsens.infer.indexing import subscript
-from dpsens.infer.privacy import PrivacyRules
+from dpsens.infer.privacy import PrivacyRules, SampleScope
+from dpsens.privacy.ledger import Ledger
 from dpsens.infer.stmts import StatementRules
 from dpsens.infer.values import UNKNOWN, Value, join, number, static, tuple_value, unknown
 from dpsens.sym import context as C
@@ -29,6 +30,10 @@ class _Shared:
     """State one function's analysis shares with the analyses of its nested bodies."""
 
     poisoned: bool = False
+    trace: list[dict[str, object]] = field(default_factory=list)  # mechanism calls
+    samples: list[SampleScope] = field(default_factory=list)  # open sample() scopes
+    sample_sources: dict[str, C.Context] = field(default_factory=dict)  # closed ones
+    loop_counts: list[E.Expr] = field(default_factory=list)  # enclosing loops' counts
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,8 @@ class Analysis(CallRules, StatementRules, PrivacyRules):
         self.assumptions: list[str] = []
         self.shared = _Shared()
         self.aliases: dict[str, str] = {}  # local name -> the parameter whose array it shares
-        self.ledger: object = None
+        self.ledger = Ledger()  # what mechanisms charged, in program order
+        self.function_span = Span(0, 0, 0, 0)
 
     @property
     def poisoned(self) -> bool:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.values import Value, join_types, unknown
+from dpsens.privacy.ledger import Ledger, Loop
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -34,39 +35,65 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.env[name] = unknown(a.tracked())
         return
     count, element = iteration
+    repetitions = count.exact if count.public and count.exact is not None else E.INF
     carried = sorted(name for name in assigned if name in a.env)
     types = {name: a.env[name].type for name in carried}
+    mark = (len(a.shared.trace), len(a.shared.samples))
     if any(a.env[name].public for name in carried):
         # A public start is 0 away from itself in every metric, so it may take
         # the metric one iteration gives it (np.zeros(d) + an L2 row stays L2).
-        probe = a.child()
-        probe.assign(s.target, element)
-        probe.block(s.body)
+        probe = _run_body(a, s, element, {}, repetitions)
+        _rollback(a, mark)
         for name in carried:
             after = probe.env[name].type
             if a.env[name].public and type(after) is type(types[name]):
                 types[name] = after
-    for _ in range(2):
+    for attempt in range(2):
         pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
-        body = a.child()
-        for name in carried:
-            body.env[name] = Value(types[name], C.single(pseudo[name]))
-        body.assign(s.target, element)
-        body.block(s.body)
+        start = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
+        body = _run_body(a, s, element, start, repetitions)
         changed = {n: join_types(types[n], body.env[n].type) for n in carried}
-        if all(changed[n] == types[n] for n in carried):
+        if all(changed[n] == types[n] for n in carried) or attempt == 1:
             break
+        _rollback(a, mark)
         types = {n: changed[n] or T.Opaque("unknown") for n in carried}
+    spent = a.close_samples(body.ledger.items, mark[1])
+    if spent:
+        a.ledger.items.append(Loop(repetitions, tuple(spent)))
     transfer = {name: body.env[name].ctx for name in carried}
     initial = {name: a.env[name].ctx for name in carried}
     final, before_last = _iterate(a, s, count, transfer, initial, pseudo)
     for name in carried:
-        a.env[name] = Value(types[name], final[name])
+        if changed[name] == types[name]:
+            a.env[name] = Value(types[name], final[name])
+        else:  # the metric changes every iteration: nothing is known
+            a.env[name] = unknown(C.add(final[name], initial[name]))
     for name in sorted(assigned - set(carried)):
         if name in body.env:
             local = body.env[name]
             a.env[name] = Value(local.type, C.substitute(local.ctx, before_last))
     a.assign(s.target, element)
+
+
+def _run_body(a: Analysis, s: ir.For, element: Value, start: dict[str, Value],
+              repetitions: E.Expr) -> Analysis:
+    """One analysis of the loop body with its own ledger (wrapped in a Loop by the caller)."""
+    body = a.child()
+    body.ledger = Ledger()
+    body.env.update(start)
+    a.shared.loop_counts.append(repetitions)
+    try:
+        body.assign(s.target, element)
+        body.block(s.body)
+    finally:
+        a.shared.loop_counts.pop()
+    return body
+
+
+def _rollback(a: Analysis, mark: tuple[int, int]) -> None:
+    """Forget the mechanism calls and samples of a body run whose result is discarded."""
+    del a.shared.trace[mark[0]:]
+    del a.shared.samples[mark[1]:]
 
 
 def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value] | None:

@@ -1,12 +1,19 @@
-"""Privacy functions: the per-parameter (ε, δ) ledger (see docs/privacy.md)."""
+"""Privacy functions: mechanism charges, privacy calls, samples and the final accounting.
+
+Values keep sensitivity contexts; a mechanism's output is public (post-
+processing is free) and what it costs goes into the ledger, per variable.
+docs/privacy.md states the theorems.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
 
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.values import Value, unknown
+from dpsens.privacy import ledger as L
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -15,28 +22,129 @@ if TYPE_CHECKING:
     from dpsens.infer.summary import Summary
 
 
+@dataclass
+class SampleScope:
+    """A ``sample`` call: spends on its pseudo variables are amplified when it closes."""
+
+    size: E.Expr
+    population: E.Expr
+    sources: dict[str, C.Context]  # pseudo variable -> the context of the sampled matrix
+
+
 class PrivacyRules:
     """Mixin of Analysis for calls that spend privacy."""
 
-    def privacy_call(self: Analysis, summary: Summary, bound: dict[str, Value | None],
-                     span: ir.Span, result_type: T.Type) -> Value:
-        """A call of a privacy function from this function."""
+    def require_privacy(self: Analysis, span: ir.Span, what: str) -> bool:
+        """DPS302 unless this is a privacy function."""
         if not self.privacy:
-            self.report(span, "DPS302", f"privacy function {summary.name}() called in a "
-                        "function that is not declared -> Priv[...]")
-        return unknown(C.total(v.ctx for v in bound.values() if v is not None))
+            self.report(span, "DPS302", f"{what} is randomized; it can only be used in a "
+                        "function declared -> Priv[...]")
+        return self.privacy
+
+    def spend(self: Analysis, span: ir.Span, charges: dict[str, tuple[L.VarItem, ...]],
+              entry: dict[str, Any]) -> None:
+        """Record a mechanism call: its trace entry and what it charges each variable."""
+        entry = {"kind": entry.pop("kind"), "line": span.line, **entry}
+        if self.shared.loop_counts:
+            entry["repetitions"] = E.render(_product(self.shared.loop_counts))
+        self.shared.trace.append(entry)
+        self.ledger.charge(charges)
+
+    def privacy_call(self: Analysis, summary: Summary, bound: dict[str, Value | None],
+                     span: ir.Span, result_type: T.Type,
+                     mapping: dict[E.Expr, E.Expr] | None = None,
+                     factors: dict[str, E.Expr] | None = None) -> Value:
+        """A call of a privacy function: its per-parameter histories, paid by the arguments."""
+        if not self.require_privacy(span, f"{summary.name}()"):
+            return unknown(C.total(v.ctx for v in bound.values() if v is not None))
+        charges: dict[str, list[L.VarItem]] = {}
+        for param in summary.params:
+            value = bound.get(param.name)
+            if value is None or param.static:
+                continue
+            history = L.substitute(summary.histories.get(param.name, ()), mapping or {})
+            factor = (factors or {}).get(param.name, E.ONE)
+            for variable, r in value.ctx.items():
+                charges.setdefault(variable, []).extend(L.in_group(history, E.mul(factor, r)))
+        self.spend(span, {v: tuple(h) for v, h in charges.items()},
+                   {"kind": "call", "function": summary.qualname})
+        return Value(result_type)
 
     def privacy_parameter_call(self: Analysis, name: str, args: Sequence[Value],
                                span: ir.Span) -> Value:
-        """A call of a PrivacyFunction parameter."""
-        if not self.privacy:
-            self.report(span, "DPS302", f"privacy function '{name}' called in a function that "
-                        "is not declared -> Priv[...]")
-        return unknown(C.total(a.ctx for a in args))
+        """A call of a PrivacyFunction parameter: it costs the symbols eps(f), delta(f)."""
+        if not self.require_privacy(span, f"'{name}'"):
+            return unknown(C.total(a.ctx for a in args))
+        cost = L.Charge(E.static_symbol(f"eps({name})"), E.static_symbol(f"delta({name})"))
+        charges = {v: L.in_group((cost,), r) for v, r in C.total(a.ctx for a in args).items()}
+        self.spend(span, charges, {"kind": "call", "function": name})
+        return Value(T.REAL)
+
+    def open_sample(self: Analysis, scope: SampleScope) -> None:
+        """Start amplifying what is spent on a sample's pseudo variables."""
+        self.shared.samples.append(scope)
+
+    def close_samples(self: Analysis, items: list[L.Item], since: int) -> list[L.Item]:
+        """Re-charge spends on samples opened since index ``since`` to the sampled inputs."""
+        scopes = self.shared.samples[since:]
+        del self.shared.samples[since:]
+        for scope in scopes:
+            pseudo = set(scope.sources)
+            kept = [_drop(item, pseudo) for item in items]
+            wrap = _sampled(scope)
+            moved = L.retarget(items, dict(scope.sources), wrap)
+            items = [i for i in kept if i is not None] + moved
+            for name, source in scope.sources.items():
+                self.shared.sample_sources[name] = source
+        return items
 
     def finish_privacy(self: Analysis, summary: Summary, result: Value) -> None:
-        """Per-parameter (ε, δ) of a privacy function."""
+        """Per-parameter (ε, δ): released sensitive values cost (∞, ∞)."""
+        from dpsens.privacy.compose import account
+
+        items = self.close_samples(list(self.ledger.items), 0)
+        released = C.substitute(result.ctx, self.shared.sample_sources)
+        methods = set()
         for param in summary.params:
-            if not param.static:
-                param.epsilon = E.INF
-                param.delta = E.INF
+            if param.static:
+                continue
+            history = L.project(items, param.name)
+            summary.histories[param.name] = history
+            if not E.is_zero(released.get(param.name, E.ZERO)):
+                self.report(self.function_span, "DPS403", f"'{param.name}' is released without "
+                            "noise: the returned value depends on it")
+                param.epsilon, param.delta = E.INF, E.INF
+                methods.add("released")
+                continue
+            cost = account(history, self.program.options.delta_prime)
+            param.epsilon, param.delta = cost.epsilon, cost.delta
+            if history:
+                methods.add(cost.method)
+        summary.accounting = ", ".join(sorted(methods)) if methods else "none"
+        summary.mechanisms = self.shared.trace
+
+
+def _product(counts: list[E.Expr]) -> E.Expr:
+    total = E.ONE
+    for count in counts:
+        total = E.mul(total, count)
+    return total
+
+
+def _sampled(scope: SampleScope):  # type: ignore[no-untyped-def]
+    def wrap(history: tuple[L.VarItem, ...]) -> tuple[L.VarItem, ...]:
+        return (L.VarSampled(scope.size, scope.population, history),)
+    return wrap
+
+
+def _drop(item: L.Item, variables: set[str]) -> L.Item | None:
+    """An item without the charges of some variables (None when nothing is left)."""
+    if isinstance(item, L.Event):
+        kept = {v: h for v, h in item.charges.items() if v not in variables}
+        return L.Event(kept) if kept else None
+    if isinstance(item, L.Loop):
+        body = [b for b in (_drop(i, variables) for i in item.body) if b is not None]
+        return L.Loop(item.count, tuple(body)) if body else None
+    branches = tuple(tuple(b for b in (_drop(i, variables) for i in branch) if b is not None)
+                     for branch in item.branches)
+    return L.Choice(branches) if any(branches) else None  # type: ignore[arg-type]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from dpsens import ir
@@ -30,10 +31,20 @@ def canonical(name: str) -> str:
     return name
 
 
+@dataclass(frozen=True)
+class Options:
+    """Analysis settings that change results (part of the cache key)."""
+
+    delta_prime: float = 1e-5  # the δ' of advanced composition and of zCDP/RDP/PLD conversions
+    beta: float = 0.05  # the failure probability of reported accuracy bounds
+
+
 class Program:
     """Modules being checked, the rule table, and per-function summaries."""
 
-    def __init__(self, modules: list[ir.Module], rules: RuleTable) -> None:
+    def __init__(self, modules: list[ir.Module], rules: RuleTable,
+                 options: Options = Options()) -> None:
+        self.options = options
         self.modules = {m.name: m for m in modules}
         self.rules = rules
         self.functions: dict[str, tuple[ir.Module, ir.Function]] = {
@@ -60,8 +71,20 @@ class Program:
         elif any(f.name == head for f in module.functions) or head in module.constants:
             base = f"{module.name}.{head}"
         else:
-            base = f"builtins.{head}"
+            base = self._from_star(module, head) or f"builtins.{head}"
         return canonical(f"{base}.{rest}" if rest else base)
+
+    def _from_star(self, module: ir.Module, head: str) -> str | None:
+        """A name brought in by ``from m import *``, if m defines it."""
+        from dpsens.infer.annotations import VOCABULARY
+
+        for star in module.star_imports:
+            candidate = canonical(f"{star}.{head}")
+            owner = self.modules.get(star)
+            if (candidate in VOCABULARY or self.rules.get(candidate) or candidate in self.functions
+                    or (owner is not None and head in owner.constants)):
+                return candidate
+        return None
 
     def qualify_expr(self, module: ir.Module, expr: ir.Expr) -> str | None:
         """qualify() for an expression that is a dotted name, else None."""

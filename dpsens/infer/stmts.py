@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Sequence
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.values import Value, join, tuple_value, unknown
+from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.sym import context as C
 
 if TYPE_CHECKING:
@@ -63,9 +64,14 @@ class StatementRules:
         test = self.expr(statement.test)
         taint = C.blow_up(test.ctx)
         flows = []
+        spent: list[list[object]] = []
         for body in (statement.body, statement.orelse):
             nested = self.child()
+            nested.ledger = Ledger()
             flows.append(nested.block(body))
+            spent.append(nested.ledger.items)
+        if any(spent):
+            self.ledger.items.append(Choice((tuple(spent[0]), tuple(spent[1]))))  # type: ignore[arg-type]
         envs = [f.env for f in flows if f.env is not None]
         returned = [f.returned for f in flows if f.returned is not None]
         if envs:

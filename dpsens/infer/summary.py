@@ -45,6 +45,7 @@ class Summary:
     ret_text: str
     assumptions: list[str] = field(default_factory=list)
     ret_parts: list[C.Context] | None = None  # per component of a returned tuple
+    histories: dict[str, tuple[object, ...]] = field(default_factory=dict)  # privacy, per parameter
     accounting: str = ""
     mechanisms: list[dict[str, str]] = field(default_factory=list)
 
@@ -88,6 +89,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
         else "sensitivity"
     var_types = {p.name: a.type for p, a in params if not a.static and a.callable_kind is None}
     analysis = Analysis(program, module, function.qualname, var_types, privacy=kind == "privacy")
+    analysis.function_span = function.span
     for param, annotation in params:
         analysis.env[param.name] = _initial_value(param.name, annotation)
     for name in function.unsupported_params:

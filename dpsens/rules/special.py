@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from dpsens.rules import containers, higher_order, misc
+from dpsens.rules import containers, higher_order, mechanisms, misc
 
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
@@ -33,4 +33,13 @@ RULES: dict[str, SpecialRule] = {
     "zeros": misc.zeros,
     "unbox": misc.unbox,
     "range": misc.range_rule,
+    "laplace_mechanism": mechanisms.laplace,
+    "gaussian_mechanism": mechanisms.gaussian,
+    "gaussian_mechanism_zcdp": mechanisms.gaussian_zcdp,
+    "exponential_mechanism": mechanisms.exponential,
+    "report_noisy_max": mechanisms.report_noisy_max,
+    "above_threshold": mechanisms.above_threshold,
+    "randomized_response": mechanisms.randomized_response,
+    "sample": mechanisms.sample,
+    "parallel_fold_rows": mechanisms.parallel_fold_rows,
 }

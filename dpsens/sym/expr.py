@@ -38,11 +38,27 @@ def number(value: float | int) -> sp.Expr:
         return sp.Integer(int(value))
     if isinstance(value, int):
         return sp.Integer(value)
+    value = float(value)  # numpy scalars print as np.float64(...)
     if value != value:
         return INF  # NaN: nothing is known
     if value in (float("inf"), float("-inf")):
         return INF if value > 0 else -INF
     return sp.nsimplify(sp.Float(repr(value)), rational=True)
+
+
+def decimal_up(value: float, digits: int = 6) -> sp.Expr:
+    """A float result of a numeric accountant, rounded up to a few significant digits.
+
+    Rounding up keeps the reported bound sound; the decimal form tells the
+    reader it is a numeric result, unlike exact rationals such as 11/2.
+    """
+    import math
+    from decimal import ROUND_CEILING, Context
+
+    if value != value or math.isinf(value):
+        return INF
+    rounded = Context(prec=digits, rounding=ROUND_CEILING).create_decimal_from_float(value)
+    return sp.Float(str(rounded), digits)
 
 
 def is_zero(e: sp.Expr) -> bool:

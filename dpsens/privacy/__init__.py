@@ -1,0 +1,1 @@
+"""Privacy ledgers: what each mechanism call costs each variable, and their composition."""

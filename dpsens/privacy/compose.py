@@ -1,0 +1,190 @@
+"""Composition of a variable's history: the best sound (ε, δ) among several theorems.
+
+- basic: sequential composition, k-fold for loops, max for public branches,
+  amplification by subsampling without replacement (Balle–Barthe–Gaboardi 2018,
+  Thm 9: log(1 + q(e^ε − 1)), qδ) and group privacy; always available, symbolic;
+- advanced: the full Dwork–Rothblum–Vadhan bound for each loop, where numeric;
+- zCDP: Gaussian and pure-ε charges as ρ, converted with Canonne–Kamath–Steinke;
+- rdp / pld: Google's dp-accounting, where every number is known.
+
+A method other than basic must lower ε by at least 1% to be chosen, so that a
+pure-DP result is not traded for a δ to gain nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from dpsens.privacy.ledger import Charge, VarChoice, VarGroup, VarItem, VarLoop, VarSampled
+from dpsens.sym import expr as E
+
+IMPROVEMENT = 0.99
+
+
+@dataclass(frozen=True)
+class Cost:
+    """A total (ε, δ) and the theorem that gave it."""
+
+    epsilon: E.Expr
+    delta: E.Expr
+    method: str
+
+
+def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
+    """The best sound (ε, δ) for one variable's history."""
+    epsilon, delta = basic(history)
+    best = Cost(epsilon, delta, "sequential" if not _has_loop(history) else "basic")
+    if not _numeric(epsilon) or E.is_inf(epsilon) or E.is_zero(epsilon):
+        return best
+    candidates = [_advanced(history, delta_prime), _zcdp(history, delta_prime)]
+    candidates += _dp_accounting(history, delta_prime)
+    for candidate in candidates:
+        if candidate is None or not _numeric(candidate.epsilon):
+            continue
+        better = float(candidate.epsilon) < IMPROVEMENT * float(best.epsilon)
+        if better and float(candidate.delta) <= max(float(best.delta), delta_prime) + 1e-15:
+            best = candidate
+    return best
+
+
+def basic(history: tuple[VarItem, ...]) -> tuple[E.Expr, E.Expr]:
+    """Sequential composition with the per-construct rules of the module docstring."""
+    epsilon, delta = E.ZERO, E.ZERO
+    for item in history:
+        e, d = _basic_item(item)
+        epsilon, delta = E.add(epsilon, e), E.add(delta, d)
+    return epsilon, delta
+
+
+def _basic_item(item: VarItem) -> tuple[E.Expr, E.Expr]:
+    if isinstance(item, Charge):
+        return item.epsilon, item.delta
+    if isinstance(item, VarLoop):
+        e, d = basic(item.body)
+        return E.mul(item.count, e), E.mul(item.count, d)
+    if isinstance(item, VarChoice):
+        (e1, d1), (e2, d2) = basic(item.branches[0]), basic(item.branches[1])
+        return E.smax(e1, e2), E.smax(d1, d2)
+    if isinstance(item, VarSampled):
+        e, d = basic(item.body)
+        return subsampled(e, d, E.div(item.size, item.population))
+    assert isinstance(item, VarGroup)
+    e, d = basic(item.body)
+    return group(e, d, item.distance)
+
+
+def subsampled(epsilon: E.Expr, delta: E.Expr, q: E.Expr) -> tuple[E.Expr, E.Expr]:
+    """Amplification by sampling without replacement (substitution neighbours)."""
+    if E.is_inf(epsilon):
+        return E.INF, E.INF if not E.is_zero(delta) else E.ZERO
+    return sp.log(1 + q * (sp.exp(epsilon) - 1)), E.mul(q, delta)
+
+
+def group(epsilon: E.Expr, delta: E.Expr, distance: E.Expr) -> tuple[E.Expr, E.Expr]:
+    """Group privacy over g = ceil(distance) steps: (gε, g·e^((g−1)ε)·δ)."""
+    g = sp.ceiling(distance)
+    if E.is_zero(delta):
+        return E.mul(g, epsilon), E.ZERO
+    return E.mul(g, epsilon), E.mul(E.mul(g, sp.exp((g - 1) * epsilon)), delta)
+
+
+def _has_loop(history: tuple[VarItem, ...]) -> bool:
+    return any(isinstance(i, (VarLoop, VarSampled)) or
+               (isinstance(i, (VarChoice,)) and any(_has_loop(b) for b in i.branches)) or
+               (isinstance(i, VarGroup) and _has_loop(i.body)) for i in history)
+
+
+def _numeric(e: E.Expr) -> bool:
+    return bool(e.is_number) and not e.has(sp.oo)
+
+
+# -- advanced composition ----------------------------------------------------------
+
+
+def _advanced(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
+    """Basic composition, but each loop takes DRV advanced composition when it is better."""
+    used = [False]
+
+    def total(items: tuple[VarItem, ...]) -> tuple[float, float]:
+        epsilon, delta = 0.0, 0.0
+        for item in items:
+            if isinstance(item, VarLoop) and _numeric(item.count):
+                e, d = total(item.body)
+                k = int(item.count)
+                drv = e * (2 * k * _log(1 / delta_prime)) ** 0.5 + k * e * _expm1(e)
+                if drv < k * e:
+                    used[0] = True
+                    epsilon, delta = epsilon + drv, delta + k * d + delta_prime
+                else:
+                    epsilon, delta = epsilon + k * e, delta + k * d
+            else:
+                e_sym, d_sym = _basic_item(item)
+                if not (_numeric(e_sym) and _numeric(d_sym)):
+                    raise ValueError("symbolic")
+                epsilon, delta = epsilon + float(e_sym), delta + float(d_sym)
+        return epsilon, delta
+
+    try:
+        epsilon, delta = total(history)
+    except (ValueError, OverflowError):
+        return None
+    return Cost(E.decimal_up(epsilon), E.number(delta), "advanced") if used[0] else None
+
+
+def _log(x: float) -> float:
+    import math
+
+    return math.log(x)
+
+
+def _expm1(x: float) -> float:
+    import math
+
+    return math.expm1(x) if x < 700 else float("inf")
+
+
+# -- zero-concentrated DP ----------------------------------------------------------
+
+
+def _rho(history: tuple[VarItem, ...]) -> float | None:
+    """Total ρ when every charge has a zCDP form (no subsampling)."""
+    total = 0.0
+    for item in history:
+        if isinstance(item, Charge):
+            if item.rho is None or not _numeric(item.rho):
+                return None
+            total += float(item.rho)
+        elif isinstance(item, VarLoop):
+            inner = _rho(item.body)
+            if inner is None or not _numeric(item.count):
+                return None
+            total += float(item.count) * inner
+        elif isinstance(item, VarChoice):
+            parts = [_rho(b) for b in item.branches]
+            if any(p is None for p in parts):
+                return None
+            total += max(p for p in parts if p is not None)
+        else:
+            return None
+    return total
+
+
+def _zcdp(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
+    from dpsens.accounting import zcdp_to_dp
+
+    rho = _rho(history)
+    if rho is None or rho <= 0:
+        return None
+    return Cost(E.decimal_up(zcdp_to_dp(rho, delta_prime)), E.number(delta_prime), "zcdp")
+
+
+# -- dp-accounting -----------------------------------------------------------------
+
+
+def _dp_accounting(history: tuple[VarItem, ...], delta_prime: float) -> list[Cost | None]:
+    """RDP and PLD accountants of dp-accounting (lazily imported) for numeric histories."""
+    from dpsens.privacy import dp_events
+
+    return [dp_events.rdp_cost(history, delta_prime), dp_events.pld_cost(history, delta_prime)]

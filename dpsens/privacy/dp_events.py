@@ -1,0 +1,94 @@
+"""Numeric histories as dp-accounting events, accounted by its RDP and PLD accountants.
+
+Each Gaussian charge is a GaussianDpEvent with noise multiplier σ/r and each
+Laplace charge a LaplaceDpEvent with b/r, i.e. events normalized to a shift
+of 1.  The RDP accountant uses REPLACE_ONE, whose Gaussian RDP is α/(2σ²)
+for a shift of 1 and which analyzes sampling without replacement (Wang,
+Balle, Kasiviswanathan 2019).  The PLD accountant uses ADD_OR_REMOVE_ONE,
+under which its Gaussian and Laplace losses are those of a shift of exactly
+1 (its REPLACE_ONE Gaussian shifts by 2); it cannot account sampling
+without replacement, so histories with a sample are left to RDP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpsens.privacy.compose import Cost
+from dpsens.privacy.ledger import Charge, VarChoice, VarItem, VarLoop, VarSampled
+from dpsens.sym import expr as E
+
+
+class _Unsupported(Exception):
+    """The history has a part the accountant cannot express."""
+
+
+def _numeric(e: E.Expr | None) -> float:
+    if e is None or not e.is_number or E.is_inf(e):
+        raise _Unsupported
+    return float(e)
+
+
+def to_event(history: tuple[VarItem, ...], allow_sampling: bool) -> Any:
+    """A ComposedDpEvent for the history (raises _Unsupported)."""
+    import dp_accounting  # type: ignore[import-untyped]
+
+    events = []
+    for item in history:
+        if isinstance(item, Charge):
+            if item.gaussian is not None:
+                events.append(dp_accounting.GaussianDpEvent(_numeric(item.gaussian)))
+            elif item.laplace is not None:
+                events.append(dp_accounting.LaplaceDpEvent(_numeric(item.laplace)))
+            else:
+                events.append(dp_accounting.EpsilonDeltaDpEvent(_numeric(item.epsilon),
+                                                                _numeric(item.delta)))
+        elif isinstance(item, VarLoop):
+            count = _numeric(item.count)
+            if count != int(count):
+                raise _Unsupported
+            events.append(dp_accounting.SelfComposedDpEvent(to_event(item.body, allow_sampling),
+                                                            int(count)))
+        elif isinstance(item, VarSampled) and allow_sampling:
+            population, size = _numeric(item.population), _numeric(item.size)
+            events.append(dp_accounting.SampledWithoutReplacementDpEvent(
+                int(population), int(size), to_event(item.body, allow_sampling)))
+        else:
+            raise _Unsupported
+    return dp_accounting.ComposedDpEvent(events)
+
+
+def rdp_cost(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
+    """ε at δ' from the RDP accountant, or None when it cannot express the history."""
+    try:
+        import dp_accounting
+        from dp_accounting.rdp import RdpAccountant  # type: ignore[import-untyped]
+
+        event = to_event(history, allow_sampling=True)
+        accountant = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+        if not accountant.supports(event):
+            return None
+        accountant.compose(event)
+        epsilon = accountant.get_epsilon(delta_prime)
+    except (_Unsupported, ValueError, NotImplementedError, ImportError):
+        return None
+    return Cost(E.decimal_up(epsilon), E.number(delta_prime), "rdp")
+
+
+def pld_cost(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
+    """ε at δ' from the PLD accountant, or None when it cannot express the history."""
+    try:
+        import dp_accounting
+        from dp_accounting.pld import PLDAccountant  # type: ignore[import-untyped]
+
+        event = to_event(history, allow_sampling=False)
+        accountant = PLDAccountant(
+            neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
+            value_discretization_interval=1e-4)
+        if not accountant.supports(event):
+            return None
+        accountant.compose(event)
+        epsilon = accountant.get_epsilon(delta_prime)
+    except (_Unsupported, ValueError, NotImplementedError, ImportError):
+        return None
+    return Cost(E.decimal_up(epsilon), E.number(delta_prime), "pld")

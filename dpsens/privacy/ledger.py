@@ -1,0 +1,181 @@
+"""The ledger of a privacy function: mechanism charges, loops, branches and samples.
+
+Items are recorded in program order for all variables at once; ``project``
+extracts the history of one variable, which is what composition theorems
+account (privacy is reported per parameter).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Union
+
+from dpsens.sym import expr as E
+
+
+@dataclass(frozen=True)
+class Charge:
+    """The cost of one mechanism call to one variable, in every form an accountant can use."""
+
+    epsilon: E.Expr
+    delta: E.Expr
+    rho: E.Expr | None = None  # zCDP parameter (Gaussian: r²/(2σ²); pure ε: ε²/2)
+    gaussian: E.Expr | None = None  # noise multiplier σ/r, for RDP and PLD
+    laplace: E.Expr | None = None  # Laplace scale over sensitivity b/r, for PLD
+    mechanism: int = -1  # index into the function's mechanism trace
+
+
+@dataclass(frozen=True)
+class Event:
+    """One mechanism call (or privacy-function call) charging several variables."""
+
+    charges: dict[str, tuple[VarItem, ...]]
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A body run ``count`` times: k-fold composition."""
+
+    count: E.Expr
+    body: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Either branch runs (a public condition): per variable the larger cost."""
+
+    branches: tuple[tuple[Item, ...], tuple[Item, ...]]
+
+
+Item = Union[Event, Loop, Choice]
+
+
+@dataclass(frozen=True)
+class VarLoop:
+    """The per-variable view of a Loop."""
+
+    count: E.Expr
+    body: tuple[VarItem, ...]
+
+
+@dataclass(frozen=True)
+class VarChoice:
+    """The per-variable view of a Choice."""
+
+    branches: tuple[tuple[VarItem, ...], tuple[VarItem, ...]]
+
+
+@dataclass(frozen=True)
+class VarSampled:
+    """Costs spent on a sample of ``size`` of ``population`` rows (amplified by q = size/population)."""
+
+    size: E.Expr
+    population: E.Expr
+    body: tuple[VarItem, ...]
+
+
+@dataclass(frozen=True)
+class VarGroup:
+    """Costs for a variable that moves by ``distance`` > 1: group privacy over ceil(distance) steps."""
+
+    distance: E.Expr
+    body: tuple[VarItem, ...]
+
+
+VarItem = Union[Charge, VarLoop, VarChoice, VarSampled, VarGroup]
+
+
+@dataclass
+class Ledger:
+    """A mutable list of items, shared by the analyses of one block."""
+
+    items: list[Item] = field(default_factory=list)
+
+    def charge(self, per_variable: dict[str, tuple[VarItem, ...]]) -> None:
+        """Record an event (variables with nothing to pay are dropped)."""
+        kept = {v: items for v, items in per_variable.items() if items}
+        if kept:
+            self.items.append(Event(kept))
+
+
+def project(items: tuple[Item, ...] | list[Item], variable: str) -> tuple[VarItem, ...]:
+    """The history of one variable."""
+    out: list[VarItem] = []
+    for item in items:
+        if isinstance(item, Event):
+            out.extend(item.charges.get(variable, ()))
+        elif isinstance(item, Loop):
+            body = project(item.body, variable)
+            if body:
+                out.append(VarLoop(item.count, body))
+        else:
+            first, second = (project(b, variable) for b in item.branches)
+            if first or second:
+                out.append(VarChoice((first, second)))
+    return tuple(out)
+
+
+def variables(items: tuple[Item, ...] | list[Item]) -> set[str]:
+    """Every variable charged anywhere in the items."""
+    found: set[str] = set()
+    for item in items:
+        if isinstance(item, Event):
+            found |= set(item.charges)
+        elif isinstance(item, Loop):
+            found |= variables(item.body)
+        else:
+            found |= variables(item.branches[0]) | variables(item.branches[1])
+    return found
+
+
+def retarget(items: tuple[Item, ...] | list[Item], moves: dict[str, dict[str, E.Expr]],
+             wrap: object = None) -> list[Item]:
+    """Charges of variable u become charges of each v in moves[u] (at distance r = moves[u][v]).
+
+    ``wrap(history)`` may first transform u's whole history (subsampling).
+    """
+    result: dict[str, list[VarItem]] = {}
+    for source, targets in moves.items():
+        history = project(items, source)
+        if not history:
+            continue
+        if wrap is not None:
+            history = wrap(history)  # type: ignore[operator]
+        for target, distance in targets.items():
+            result.setdefault(target, []).extend(in_group(history, distance))
+    return [Event({v: tuple(h) for v, h in result.items()})] if result else []
+
+
+def in_group(history: tuple[VarItem, ...], distance: E.Expr) -> tuple[VarItem, ...]:
+    """A history paid by a variable at the given distance (group privacy beyond 1)."""
+    if E.is_zero(distance):
+        return ()
+    if E.decide_le(distance, E.ONE):
+        return history
+    return (VarGroup(distance, history),)
+
+
+def substitute(history: tuple[VarItem, ...], mapping: dict[E.Expr, E.Expr]) -> tuple[VarItem, ...]:
+    """A callee's history with call-site values for its static parameters and dimensions."""
+    out: list[VarItem] = []
+    for item in history:
+        if isinstance(item, Charge):
+            out.append(replace(
+                item, epsilon=E.substitute(item.epsilon, mapping),
+                delta=E.substitute(item.delta, mapping),
+                rho=None if item.rho is None else E.substitute(item.rho, mapping),
+                gaussian=None if item.gaussian is None else E.substitute(item.gaussian, mapping),
+                laplace=None if item.laplace is None else E.substitute(item.laplace, mapping)))
+        elif isinstance(item, VarLoop):
+            out.append(VarLoop(E.substitute(item.count, mapping), substitute(item.body, mapping)))
+        elif isinstance(item, VarChoice):
+            a, b = item.branches
+            out.append(VarChoice((substitute(a, mapping), substitute(b, mapping))))
+        elif isinstance(item, VarSampled):
+            out.append(VarSampled(E.substitute(item.size, mapping),
+                                  E.substitute(item.population, mapping),
+                                  substitute(item.body, mapping)))
+        else:
+            out.append(VarGroup(E.substitute(item.distance, mapping),
+                                substitute(item.body, mapping)))
+    return tuple(out)

@@ -1,0 +1,359 @@
+"""Special rules of the noise mechanisms and of sample / parallel_fold_rows (docs/privacy.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import sympy as sp
+
+from dpsens import types as T
+from dpsens.infer.values import Value, tuple_value, unknown
+from dpsens.privacy import ledger as L
+from dpsens.rules.table import require_static
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+    from dpsens.rules.table import Rule
+
+Bound = dict[str, "Value | None"]
+UNBOUNDED = L.Charge(E.INF, E.INF)
+
+
+def _statics(a: Analysis, rule: Rule, bound: Bound, span: Any, names: tuple[str, ...]
+             ) -> tuple[list[E.Expr | None], C.Context]:
+    """The exact values of static arguments, and the context of any that were not static."""
+    leaked: C.Context = C.EMPTY
+    values: list[E.Expr | None] = []
+    for name in names:
+        value = bound[name]
+        assert value is not None
+        leaked = C.add(leaked, require_static(a, value, name, rule, span))
+        values.append(value.exact)
+    return values, leaked
+
+
+def _unbounded(ctx: C.Context) -> dict[str, tuple[L.VarItem, ...]]:
+    return {v: (UNBOUNDED,) for v, r in ctx.items() if not E.is_zero(r)}
+
+
+def _entries(t: T.Type) -> E.Expr:
+    if isinstance(t, T.Vector):
+        return t.length
+    if isinstance(t, T.Matrix):
+        return E.mul(t.rows, t.cols)
+    return E.ONE
+
+
+def _noised(t: T.Type) -> T.Type:
+    """The type of a noised value: the same shape, real entries."""
+    if isinstance(t, T.Vector):
+        return T.Vector(t.norm, "Real", t.length)
+    if isinstance(t, T.Matrix):
+        return T.Matrix(t.norm, "Real", t.rows, t.cols)
+    return T.REAL
+
+
+def _fits(t: T.Type, norm: str) -> bool:
+    """Real or integer scalars, or containers measured in ``norm`` over reals."""
+    if isinstance(t, T.Scalar):
+        return t.kind in ("Real", "Integer")
+    if isinstance(t, (T.Vector, T.Matrix)):
+        return t.norm == norm and t.elem in ("Real", "Integer")
+    return False
+
+
+def _wrong_metric(a: Analysis, span: Any, name: str, t: T.Type, norm: str) -> None:
+    hint = f"use norm_convert({norm}, x)" if isinstance(t, (T.Vector, T.Matrix)) else "undisc it"
+    a.report(span, "DPS401", f"{name} needs a real number or an ({norm}, Real) container, "
+             f"got {t.show()} ({hint})")
+
+
+def _accuracy(scale: E.Expr, entries: E.Expr, beta: float, gaussian: bool) -> str:
+    """α with P[every coordinate's error <= α] >= 1 − β (SPEC §7)."""
+    b = E.number(beta)
+    alpha = scale * sp.sqrt(2 * sp.log(2 * entries / b)) if gaussian else scale * sp.log(entries / b)
+    return E.render(sp.nsimplify(alpha) if alpha.is_number else alpha)
+
+
+def laplace(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
+    """Laplace(s/eps) noise: costs eps·r/s to a variable the value is r-sensitive in."""
+    x = bound["x"]
+    assert x is not None
+    if not a.require_privacy(span, "laplace_mechanism()"):
+        return unknown(x.ctx)
+    (s, eps), leaked = _statics(a, rule, bound, span, ("s", "eps"))
+    charges = _unbounded(leaked)
+    if not _fits(x.type, "L1"):
+        _wrong_metric(a, span, "laplace_mechanism()", x.type, "L1")
+        charges.update(_unbounded(x.ctx))
+    elif s is None or eps is None:
+        charges.update(_unbounded(x.ctx))
+    else:
+        b = E.div(s, eps)
+        for variable, r in x.ctx.items():
+            epsilon = E.div(E.mul(eps, r), s)
+            charges.setdefault(variable, ())
+            charges[variable] += (L.Charge(epsilon, E.ZERO, rho=epsilon**2 / 2,
+                                           laplace=E.div(b, r)),)
+    scale = E.div(s, eps) if s is not None and eps is not None else E.INF
+    a.spend(span, charges, {"kind": "laplace", "sensitivity": _show(s), "scale": E.render(scale),
+                            "epsilon": _show(eps), "delta": "0",
+                            "alpha": _accuracy(scale, _entries(x.type), a.program.options.beta, False),
+                            "beta": E.render(E.number(a.program.options.beta))})
+    return Value(_noised(x.type))
+
+
+def gaussian(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
+    """Analytic Gaussian noise for (eps, delta): costs (eps, delta) when r <= s."""
+    x = bound["x"]
+    assert x is not None
+    if not a.require_privacy(span, "gaussian_mechanism()"):
+        return unknown(x.ctx)
+    (s, eps, delta), leaked = _statics(a, rule, bound, span, ("s", "eps", "delta"))
+    charges = _unbounded(leaked)
+    sigma = _analytic_sigma(s, eps, delta)
+    if not _fits(x.type, "L2"):
+        _wrong_metric(a, span, "gaussian_mechanism()", x.type, "L2")
+        charges.update(_unbounded(x.ctx))
+    elif s is None or eps is None or delta is None:
+        charges.update(_unbounded(x.ctx))
+    else:
+        for variable, r in x.ctx.items():
+            charges[variable] = charges.get(variable, ()) + _gaussian_charge(
+                a, span, variable, r, s, eps, delta, sigma)
+    entry = {"kind": "gaussian", "sensitivity": _show(s), "epsilon": _show(eps),
+             "delta": _show(delta), "beta": E.render(E.number(a.program.options.beta))}
+    if sigma is not None:
+        entry["scale"] = E.render(sigma)
+        entry["alpha"] = _accuracy(sigma, _entries(x.type), a.program.options.beta, True)
+    else:
+        entry["scale"] = f"analytic_gaussian_sigma({_show(s)}, {_show(eps)}, {_show(delta)})"
+    a.spend(span, charges, entry)
+    return Value(_noised(x.type))
+
+
+def _gaussian_charge(a: Analysis, span: Any, variable: str, r: E.Expr, s: E.Expr, eps: E.Expr,
+                     delta: E.Expr, sigma: E.Expr | None) -> tuple[L.VarItem, ...]:
+    verdict = E.decide_le(r, s)
+    if verdict is False:
+        a.report(span, "DPS402", f"the noised value is {E.render(r)}-sensitive in "
+                 f"'{variable}' but gaussian_mechanism() was given s = {E.render(s)}")
+        return (UNBOUNDED,)
+    if verdict is None:
+        a.assume(f"{E.render(r)} <= {E.render(s)}")
+    multiplier = None if sigma is None else E.div(sigma, r)
+    rho = None if multiplier is None else E.div(E.ONE, 2 * multiplier**2)
+    return (L.Charge(eps, delta, rho=rho, gaussian=multiplier),)
+
+
+def _analytic_sigma(s: E.Expr | None, eps: E.Expr | None, delta: E.Expr | None) -> E.Expr | None:
+    if s is None or eps is None or delta is None or not all(v.is_number for v in (s, eps, delta)):
+        return None
+    from dpsens.accounting import analytic_gaussian_sigma
+
+    try:
+        return E.number(analytic_gaussian_sigma(float(s), float(eps), float(delta)))
+    except ValueError:
+        return None
+
+
+def gaussian_zcdp(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
+    """N(0, s²/(2ρ)) noise: ρ·(r/s)²-zCDP for a value r-sensitive in a variable."""
+    x = bound["x"]
+    assert x is not None
+    if not a.require_privacy(span, "gaussian_mechanism_zcdp()"):
+        return unknown(x.ctx)
+    (s, rho), leaked = _statics(a, rule, bound, span, ("s", "rho"))
+    charges = _unbounded(leaked)
+    delta_prime = E.number(a.program.options.delta_prime)
+    if not _fits(x.type, "L2"):
+        _wrong_metric(a, span, "gaussian_mechanism_zcdp()", x.type, "L2")
+        charges.update(_unbounded(x.ctx))
+    elif s is None or rho is None:
+        charges.update(_unbounded(x.ctx))
+    else:
+        sigma = E.div(s, E.sqrt(2 * rho))
+        for variable, r in x.ctx.items():
+            spent = E.mul(rho, (r / s) ** 2)
+            # As (ε, δ'): ρ + 2√(ρ ln(1/δ')) (Bun–Steinke); the zCDP accountant does better.
+            epsilon = spent + 2 * sp.sqrt(spent * sp.log(1 / delta_prime))
+            charges[variable] = charges.get(variable, ()) + (
+                L.Charge(epsilon, delta_prime, rho=spent, gaussian=E.div(sigma, r)),)
+    sigma_text = "inf" if s is None or rho is None else E.render(E.div(s, E.sqrt(2 * rho)))
+    entry = {"kind": "gaussian_zcdp", "sensitivity": _show(s), "rho": _show(rho), "scale": sigma_text,
+             "beta": E.render(E.number(a.program.options.beta))}
+    if s is not None and rho is not None:
+        entry["alpha"] = _accuracy(E.div(s, E.sqrt(2 * rho)), _entries(x.type),
+                                   a.program.options.beta, True)
+    a.spend(span, charges, entry)
+    return Value(_noised(x.type))
+
+
+def _pure(a: Analysis, span: Any, kind: str, eps: E.Expr | None, s: E.Expr | None,
+          ctx: C.Context, leaked: C.Context, extra: dict[str, str]) -> None:
+    """Charge eps·r/s (pure DP, linear in the distance) to every variable of ctx."""
+    charges = _unbounded(leaked)
+    for variable, r in ctx.items():
+        if eps is None or s is None:
+            charges[variable] = (UNBOUNDED,)
+            continue
+        epsilon = E.div(E.mul(eps, r), s)
+        charges[variable] = charges.get(variable, ()) + (L.Charge(epsilon, E.ZERO, rho=epsilon**2 / 2),)
+    a.spend(span, charges, {"kind": kind, "sensitivity": _show(s), "epsilon": _show(eps),
+                            "delta": "0", **extra})
+
+
+def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
+    """Exponential mechanism: costs eps·r/s, r the utility's sensitivity in the variable."""
+    data, utility = bound["data"], bound["utility"]
+    assert data is not None and utility is not None
+    if not a.require_privacy(span, "exponential_mechanism()"):
+        return unknown(data.ctx)
+    (s, eps, _), leaked = _statics(a, rule, bound, span, ("s", "eps", "candidates"))
+    (in_data, _), result = a.function_sensitivity(utility, [data.type, T.REAL], span)
+    ctx = C.add(C.scale(in_data, data.ctx), result.ctx)
+    _pure(a, span, "exponential", eps, s, ctx, leaked, {})
+    return Value(T.Opaque("candidate"))
+
+
+def report_noisy_max(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
+    """Report noisy max: every score moves by at most the vector's distance; costs eps·r/s."""
+    scores = bound["scores"]
+    assert scores is not None
+    if not a.require_privacy(span, "report_noisy_max()"):
+        return unknown(scores.ctx)
+    (s, eps), leaked = _statics(a, rule, bound, span, ("s", "eps"))
+    ctx = scores.ctx if T.scalar_kind_of(scores.type) != "Data" else C.blow_up(scores.ctx)
+    scale = E.render(E.div(2 * s, eps)) if s is not None and eps is not None else "inf"
+    _pure(a, span, "report_noisy_max", eps, s, ctx, leaked, {"scale": scale})
+    return Value(T.INTEGER)
+
+
+def above_threshold(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
+    """Sparse vector (AboveThreshold): 1-sensitive queries, costs eps (group privacy beyond 1)."""
+    queries, data = bound["queries"], bound["data"]
+    assert queries is not None and data is not None
+    if not a.require_privacy(span, "above_threshold()"):
+        return unknown(data.ctx)
+    (eps, _), leaked = _statics(a, rule, bound, span, ("eps", "threshold"))
+    functions = queries.parts if queries.parts is not None else (queries,)
+    worst, captured = E.ZERO, C.EMPTY
+    for query in functions:
+        (s_q,), result = a.function_sensitivity(query, [data.type], span)
+        worst = E.smax(worst, s_q)
+        captured = C.add(captured, result.ctx)
+    ctx = data.ctx
+    if E.decide_le(worst, E.ONE) is not True or captured:
+        a.report(span, "DPS404", f"above_threshold() needs 1-sensitive queries in data; "
+                 f"these are {E.render(worst)}-sensitive")
+        ctx = C.blow_up(C.add(data.ctx, captured))
+    _pure(a, span, "above_threshold", eps, E.ONE, ctx, leaked, {"queries": str(len(functions))})
+    return Value(T.INTEGER)
+
+
+def randomized_response(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
+    """Randomized response on a discrete bit: costs eps (an eps-local randomizer)."""
+    bit = bound["bit"]
+    assert bit is not None
+    if not a.require_privacy(span, "randomized_response()"):
+        return unknown(bit.ctx)
+    (eps,), leaked = _statics(a, rule, bound, span, ("eps",))
+    ctx = bit.ctx
+    if not (isinstance(bit.type, T.Scalar) and T.is_discrete_metric(bit.type)):
+        a.report(span, "DPS401", f"randomized_response() needs a Data or Bool bit, got {bit.type.show()}")
+        ctx = C.blow_up(ctx)
+    charges = _unbounded(leaked)
+    for variable, r in ctx.items():
+        cost = L.Charge(eps, E.ZERO, rho=eps**2 / 2) if eps is not None else UNBOUNDED
+        charges[variable] = charges.get(variable, ()) + L.in_group((cost,), r)
+    a.spend(span, charges, {"kind": "randomized_response", "epsilon": _show(eps), "delta": "0"})
+    return Value(bit.type)
+
+
+def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
+    """k rows without replacement of m1 and m2: spends on them are amplified by q = k/rows."""
+    m1, m2 = bound["m1"], bound["m2"]
+    assert m1 is not None and m2 is not None
+    if not a.require_privacy(span, "sample()"):
+        return unknown(C.add(m1.ctx, m2.ctx))
+    (k,), leaked = _statics(a, rule, bound, span, ("k",))
+    population = _rows(m1.type)
+    if k is None or population is None or leaked:
+        a.report(span, "DPS301", "sample() needs a static k and a vector or matrix")
+        return unknown(C.total([m1.ctx, m2.ctx, leaked]))
+    parts = []
+    sources = {}
+    for value in (m1, m2):
+        pseudo = a.fresh_variable("sample", _with_rows(value.type, k))
+        sources[pseudo] = value.ctx
+        parts.append(Value(_with_rows(value.type, k), C.single(pseudo)))
+    a.open_sample(_scope(k, population, sources))
+    return tuple_value(tuple(parts))
+
+
+def _scope(k: E.Expr, population: E.Expr, sources: dict[str, C.Context]):  # type: ignore[no-untyped-def]
+    from dpsens.infer.privacy import SampleScope
+
+    return SampleScope(k, population, sources)
+
+
+def _rows(t: T.Type) -> E.Expr | None:
+    if isinstance(t, T.Matrix):
+        return t.rows
+    if isinstance(t, T.Vector):
+        return t.length
+    return None
+
+
+def _with_rows(t: T.Type, k: E.Expr) -> T.Type:
+    if isinstance(t, T.Matrix):
+        return T.Matrix(t.norm, t.elem, k, t.cols, t.clip)
+    if isinstance(t, T.Vector):
+        return T.Vector(t.norm, t.elem, k, t.clip)
+    return t
+
+
+def parallel_fold_rows(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
+    """acc = f(acc, r1, r2) over disjoint rows: each row's cost is paid once (parallel composition)."""
+    f, init, m1, m2 = bound["f"], bound["init"], bound["m1"], bound["m2"]
+    assert f is not None and init is not None and m1 is not None and m2 is not None
+    if not a.require_privacy(span, "parallel_fold_rows()"):
+        return unknown(C.total([init.ctx, m1.ctx, m2.ctx]))
+    rows_1, rows_2 = _rows(m1.type), _rows(m2.type)
+    if rows_1 is None or rows_2 is None:
+        a.report(span, "DPS301", "parallel_fold_rows() needs vectors or matrices")
+        return unknown(C.total([init.ctx, m1.ctx, m2.ctx]))
+    row_types = [_row(m1.type), _row(m2.type)]
+    names = [a.fresh_variable("acc", init.type)] + [a.fresh_variable("row", t) for t in row_types]
+    args = [Value(init.type, C.single(names[0]))] + [Value(t, C.single(n))
+                                                      for t, n in zip(row_types, names[1:])]
+    outer = a.ledger
+    a.ledger = L.Ledger()
+    try:
+        result = a.call_value(f, args, {}, span, "parallel_fold_rows function")
+        spent = a.ledger.items
+    finally:
+        a.ledger = outer
+    moves = {names[0]: dict(init.ctx), names[1]: dict(m1.ctx), names[2]: dict(m2.ctx)}
+    once = L.retarget(spent, moves)
+    captured = [i for i in spent if not (L.variables([i]) <= set(names))]
+    outer.items.extend(once)
+    if captured:
+        outer.items.append(L.Loop(rows_1, tuple(captured)))
+    if result.ctx:
+        return unknown(C.total([init.ctx, m1.ctx, m2.ctx]))
+    return Value(result.type)
+
+
+def _row(t: T.Type) -> T.Type:
+    if isinstance(t, T.Matrix):
+        return T.Vector(t.norm, t.elem, t.cols, t.clip)
+    if isinstance(t, T.Vector):
+        return T.Scalar(t.elem)
+    return t
+
+
+def _show(e: E.Expr | None) -> str:
+    return "inf" if e is None else E.render(e)
