@@ -10,6 +10,7 @@ from typing import Sequence
 from dpsens import ir
 from dpsens.diagnostics import Diagnostic
 from dpsens.files import collect, display, module_name
+from dpsens.options import Options
 from dpsens.report.model import FileReport, function_report
 
 
@@ -34,7 +35,8 @@ def mentions_dpsens(text: str) -> bool:
     return "dpsens" in text
 
 
-def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = ()) -> CheckResult:
+def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
+                options: Options | None = None) -> CheckResult:
     """Analyze every file under the paths."""
     files, missing = collect(paths)
     result = CheckResult(checked=len(files))
@@ -43,12 +45,13 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = ()) -> CheckRe
         result.files.append(FileReport(shown, diagnostics=[
             Diagnostic(shown, 1, 1, "DPS002", "no such file or directory")]))
     sources = {path: display(path) for path in files}
-    result.files.extend(check_sources(sources, stub_dirs))
+    result.files.extend(check_sources(sources, stub_dirs, options))
     result.files.sort(key=lambda f: f.path)
     return result
 
 
-def check_sources(sources: dict[Path, str], stub_dirs: Sequence[Path] = ()) -> list[FileReport]:
+def check_sources(sources: dict[Path, str], stub_dirs: Sequence[Path] = (),
+                  options: Options | None = None) -> list[FileReport]:
     """Parse, analyze and report the given files (path -> displayed path).
 
     Files that never name dpsens are skipped cheaply, unless an analyzed module
@@ -75,7 +78,7 @@ def check_sources(sources: dict[Path, str], stub_dirs: Sequence[Path] = ()) -> l
             modules.append(module)
     helpers = _imported_helpers(modules, skipped)
     if modules:
-        _analyze(modules, helpers, reports, stub_dirs)
+        _analyze(modules, helpers, reports, stub_dirs, options or Options())
     for report in reports.values():
         report.diagnostics = sorted(set(report.diagnostics))
     return list(reports.values())
@@ -83,22 +86,51 @@ def check_sources(sources: dict[Path, str], stub_dirs: Sequence[Path] = ()) -> l
 
 def _imported_helpers(modules: list[ir.Module],
                       skipped: dict[str, tuple[Path, str, str]]) -> list[ir.Module]:
-    """Modules without dpsens that analyzed modules import (transitively), parsed on demand."""
-    from dpsens.frontend.parse import parse_module
+    """Modules that analyzed modules import (transitively) but that are not reported.
 
+    They are files of the checked set that never name dpsens, or files on disk
+    next to the checked ones (a pre-commit run passes only the staged files).
+    """
+    from dpsens.frontend.parse import parse_module, read_source
+
+    known = {m.name for m in modules}
     helpers: list[ir.Module] = []
     pending = list(modules)
     while pending:
         module = pending.pop()
         for target in module.imports.values():
             for name in _candidate_modules(target):
-                if name in skipped:
-                    path, shown, text = skipped.pop(name)
-                    helper, _ = parse_module(text, shown, name)
-                    if helper is not None:
-                        helpers.append(helper)
-                        pending.append(helper)
+                if name in known:
+                    break
+                found = skipped.pop(name, None) or _on_disk(module, name)
+                if found is None:
+                    continue
+                path, shown, text = found
+                helper, _ = parse_module(text, shown, name) if text is not None else (None, [])
+                known.add(name)
+                if helper is not None:
+                    helpers.append(helper)
+                    pending.append(helper)
+                break
     return helpers
+
+
+def _on_disk(importer: ir.Module, name: str) -> tuple[Path, str, str | None] | None:
+    """The source of module ``name`` beside the importing module's package root."""
+    from dpsens.frontend.parse import read_source
+
+    depth = len(importer.name.split("."))
+    root = Path(importer.path).parent
+    if Path(importer.path).name == "__init__.py":
+        depth -= 1
+    for _ in range(depth - 1):
+        root = root.parent
+    relative = Path(*name.split("."))
+    for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
+        if candidate.is_file():
+            text, _ = read_source(candidate, display(candidate))
+            return candidate, display(candidate), text
+    return None
 
 
 def _candidate_modules(qualified: str) -> list[str]:
@@ -108,11 +140,11 @@ def _candidate_modules(qualified: str) -> list[str]:
 
 
 def _analyze(modules: list[ir.Module], helpers: list[ir.Module], reports: dict[str, FileReport],
-             stub_dirs: Sequence[Path]) -> None:
+             stub_dirs: Sequence[Path], options: Options) -> None:
     from dpsens.infer.program import Program
     from dpsens.rules.table import RuleTable
 
-    program = Program(modules + helpers, RuleTable(stub_dirs))
+    program = Program(modules + helpers, RuleTable(stub_dirs), options)
     for qualname, (module, function) in program.functions.items():
         if module.path not in reports:
             continue  # a helper module: analyzed at its call sites only

@@ -27,6 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=FORMATS, default="text", help="output format")
     check.add_argument("--stubs", action="append", default=[], metavar="DIR",
                        help="an extra directory of .pyi stubs (repeatable)")
+    check.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
+                       help="a value for a static parameter or dimension: k=10, rows(data)=60000, "
+                            "or function.k=10 (repeatable)")
+    check.add_argument("--delta-prime", type=_probability, default=None, metavar="D",
+                       help="the δ' of advanced composition and zCDP/RDP/PLD (default 1e-5)")
     explain = commands.add_parser("explain", help="print the documentation of a diagnostic code")
     explain.add_argument("code", help="a code such as DPS201")
     return parser
@@ -51,11 +56,38 @@ def _explain(code: str) -> int:
     return 0
 
 
+def _probability(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1), got {text}")
+    return value
+
+
+def _bindings(pairs: list[str]) -> tuple[tuple[str, float], ...]:
+    out = []
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        try:
+            out.append((name.strip(), float(value)))
+        except ValueError:
+            sep = ""
+        if not sep or not name.strip():
+            raise SystemExit(f"dpsens: error: --bind expects NAME=NUMBER, got '{pair}'")
+    return tuple(out)
+
+
 def _check(args: argparse.Namespace) -> int:
     from dpsens.check import check_paths
+    from dpsens.options import Options
 
     try:
-        result = check_paths(args.paths, [Path(d) for d in args.stubs])
+        bindings = _bindings(args.bind)
+    except SystemExit as error:
+        print(error, file=sys.stderr)
+        return 2
+    options = Options(delta_prime=args.delta_prime or Options.delta_prime, bindings=bindings)
+    try:
+        result = check_paths(args.paths, [Path(d) for d in args.stubs], options)
     except Exception as error:  # noqa: BLE001 - never a traceback for the user
         print(f"dpsens: internal error: {type(error).__name__}: {error}; please report this",
               file=sys.stderr)

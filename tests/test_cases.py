@@ -2,7 +2,7 @@
 
 On a ``def`` line, ``# expect: x=2; y=inf; returns=Real; assumes=abs(c) <= 1``
 lists the expected per-parameter sensitivity (or ``static``), the return type
-and the assumptions.  ``# E: DPS201`` on any line expects that diagnostic
+and the assumptions; privacy functions expect ``x=(eps, 0); accounting=sequential``.  ``# E: DPS201`` on any line expects that diagnostic
 there; every diagnostic of a case file must be expected.
 """
 
@@ -38,7 +38,14 @@ def actual(report: dict[str, object]) -> dict[str, str]:
     """The same fields from a function's JSON report."""
     out: dict[str, str] = {}
     for param in report["params"]:  # type: ignore[attr-defined]
-        out[param["name"]] = "static" if param["static"] else param["sensitivity"]
+        if param["static"]:
+            out[param["name"]] = "static"
+        elif "sensitivity" in param:
+            out[param["name"]] = param["sensitivity"]
+        else:
+            out[param["name"]] = f"({param['epsilon']}, {param['delta']})"
+    if report.get("accounting"):
+        out["accounting"] = str(report["accounting"])
     out["returns"] = str(report["returns"])
     if report["assumptions"]:
         out["assumes"] = ", ".join(report["assumptions"])  # type: ignore[arg-type]
@@ -54,7 +61,8 @@ def test_case_file(case: Path) -> None:
     assert expected_functions, "a case file must expect something"
     for name, fields in expected_functions.items():
         assert name in reported, f"{name} was not reported"
-        got = {k: v for k, v in reported[name].items() if k in fields or k == "assumes"}
+        got = {k: v for k, v in reported[name].items()
+               if k in fields or k in ("assumes", "accounting")}
         assert got == fields, f"{case.name}:{name}"
     found = {(d.line, d.code) for d in report.diagnostics}
     assert found == expected_diagnostics

@@ -14,7 +14,7 @@ from dpsens.audit.sensitivity import audit_function
 from dpsens.check import check_paths
 from tests.golden.regenerate import GOLDEN, pinned_outputs
 
-EXAMPLES = sorted(Path("examples").resolve().glob("*.py"))
+EXAMPLES = sorted(p for p in Path("examples").resolve().glob("*.py") if p.name != "__init__.py")
 STATIC_BINDINGS = {"column": 0, "upper": 5.0, "bins": 3, "steps": 4, "flag": True}
 
 

@@ -38,6 +38,7 @@ class Annotation:
     priv: bool = False
     black_box: bool = False
     callable_kind: str | None = None  # "sensitivity" | "privacy" for function parameters
+    bound: float | None = None  # a configured value for a static parameter
     problems: list[tuple[Span, str, str]] = field(default_factory=list)  # span, code, message
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from dpsens import ir
@@ -11,6 +10,7 @@ from dpsens.diagnostics import Diagnostic, Span
 from dpsens.infer.annotations import AnnotationResolver
 from dpsens.infer.summary import ParamSummary, Summary, summarize
 from dpsens.infer.values import Value
+from dpsens.options import Options
 from dpsens.sym import expr as E
 
 if TYPE_CHECKING:
@@ -29,14 +29,6 @@ def canonical(name: str) -> str:
     if name.startswith("numpy.core."):
         return "numpy." + name.split(".")[-1]
     return name
-
-
-@dataclass(frozen=True)
-class Options:
-    """Analysis settings that change results (part of the cache key)."""
-
-    delta_prime: float = 1e-5  # the δ' of advanced composition and of zCDP/RDP/PLD conversions
-    beta: float = 0.05  # the failure probability of reported accuracy bounds
 
 
 class Program:

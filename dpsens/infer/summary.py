@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.annotations import Annotation, AnnotationResolver
-from dpsens.infer.binding import conversion
+from dpsens.infer.binding import conversion, substitute_type
 from dpsens.infer.values import Value
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -83,7 +83,9 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
     """Run inference on a function body and collect the per-parameter results."""
     from dpsens.infer.engine import Analysis
 
-    params = resolve_params(program, module, function)
+    params = _bind(resolve_params(program, module, function),
+                   program.options.bindings_for(function.qualname,
+                                                f"{module.name}.{function.qualname}"))
     returns = resolve_return(program, module, function)
     kind = "privacy" if returns and returns.priv else "black_box" if returns and returns.black_box \
         else "sensitivity"
@@ -129,12 +131,29 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
     return summary
 
 
+def _bind(params: list[tuple[ir.Param, Annotation]], bindings: dict[str, float]
+          ) -> list[tuple[ir.Param, Annotation]]:
+    """Configured values for static parameters (kept as .bound) and dimensions (in the types)."""
+    if not bindings:
+        return params
+    out = []
+    for param, annotation in params:
+        annotation = replace(annotation, bound=bindings.get(param.name))
+        mapping = {E.dimension(kind, param.name): E.number(bindings[f"{kind}({param.name})"])
+                   for kind in ("rows", "cols", "len") if f"{kind}({param.name})" in bindings}
+        if mapping:
+            annotation = replace(annotation, type=substitute_type(annotation.type, mapping))
+        out.append((param, annotation))
+    return out
+
+
 def _initial_value(name: str, annotation: Annotation) -> Value:
     if annotation.callable_kind is not None:
         return Value(T.Callable_(("parameter", name, annotation.callable_kind)))
     if annotation.static:
         kind = annotation.type if isinstance(annotation.type, T.Scalar) else T.REAL
-        return Value(kind, C.EMPTY, exact=E.static_symbol(name))
+        exact = E.static_symbol(name) if annotation.bound is None else E.number(annotation.bound)
+        return Value(kind, C.EMPTY, exact=exact)
     return Value(annotation.type, C.single(name))
 
 

@@ -41,8 +41,7 @@ def to_event(history: tuple[VarItem, ...], allow_sampling: bool) -> Any:
             elif item.laplace is not None:
                 events.append(dp_accounting.LaplaceDpEvent(_numeric(item.laplace)))
             else:
-                events.append(dp_accounting.EpsilonDeltaDpEvent(_numeric(item.epsilon),
-                                                                _numeric(item.delta)))
+                raise _Unsupported  # a generic (ε, δ) guarantee has no event in dp-accounting
         elif isinstance(item, VarLoop):
             count = _numeric(item.count)
             if count != int(count):

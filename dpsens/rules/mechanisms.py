@@ -34,6 +34,27 @@ def _statics(a: Analysis, rule: Rule, bound: Bound, span: Any, names: tuple[str,
     return values, leaked
 
 
+_POSITIVE = ("s", "eps", "rho", "delta")
+
+
+def _positive(a: Analysis, bound: Bound, names: tuple[str, ...]) -> object:
+    """Mechanism parameters are positive (the runtime refuses others): assume and use it."""
+    facts = sp.true
+    for name in names:
+        value = bound.get(name)
+        if value is None or value.exact is None or not value.exact.free_symbols:
+            continue
+        a.assume(f"{E.render(value.exact)} > 0")
+        facts = facts & sp.Q.positive(value.exact)
+        if name == "delta":
+            a.assume(f"{E.render(value.exact)} < 1")
+    return facts
+
+
+def _refined(expr: E.Expr, facts: object) -> E.Expr:
+    return expr if facts is sp.true else sp.refine(expr, facts)
+
+
 def _unbounded(ctx: C.Context) -> dict[str, tuple[L.VarItem, ...]]:
     return {v: (UNBOUNDED,) for v, r in ctx.items() if not E.is_zero(r)}
 
@@ -92,8 +113,9 @@ def laplace(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         charges.update(_unbounded(x.ctx))
     else:
         b = E.div(s, eps)
+        facts = _positive(a, bound, ("s", "eps"))
         for variable, r in x.ctx.items():
-            epsilon = E.div(E.mul(eps, r), s)
+            epsilon = _refined(E.div(E.mul(eps, r), s), facts)
             charges.setdefault(variable, ())
             charges[variable] += (L.Charge(epsilon, E.ZERO, rho=epsilon**2 / 2,
                                            laplace=E.div(b, r)),)
@@ -113,6 +135,7 @@ def gaussian(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         return unknown(x.ctx)
     (s, eps, delta), leaked = _statics(a, rule, bound, span, ("s", "eps", "delta"))
     charges = _unbounded(leaked)
+    _positive(a, bound, ("s", "eps", "delta"))
     sigma = _analytic_sigma(s, eps, delta)
     if not _fits(x.type, "L2"):
         _wrong_metric(a, span, "gaussian_mechanism()", x.type, "L2")
@@ -175,8 +198,9 @@ def gaussian_zcdp(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         charges.update(_unbounded(x.ctx))
     else:
         sigma = E.div(s, E.sqrt(2 * rho))
+        facts = _positive(a, bound, ("s", "rho"))
         for variable, r in x.ctx.items():
-            spent = E.mul(rho, (r / s) ** 2)
+            spent = _refined(E.mul(rho, (r / s) ** 2), facts)
             # As (ε, δ'): ρ + 2√(ρ ln(1/δ')) (Bun–Steinke); the zCDP accountant does better.
             epsilon = spent + 2 * sp.sqrt(spent * sp.log(1 / delta_prime))
             charges[variable] = charges.get(variable, ()) + (
@@ -195,11 +219,13 @@ def _pure(a: Analysis, span: Any, kind: str, eps: E.Expr | None, s: E.Expr | Non
           ctx: C.Context, leaked: C.Context, extra: dict[str, str]) -> None:
     """Charge eps·r/s (pure DP, linear in the distance) to every variable of ctx."""
     charges = _unbounded(leaked)
+    facts = _positive(a, {"s": Value(T.REAL, exact=s), "eps": Value(T.REAL, exact=eps)},
+                      ("s", "eps"))
     for variable, r in ctx.items():
         if eps is None or s is None:
             charges[variable] = (UNBOUNDED,)
             continue
-        epsilon = E.div(E.mul(eps, r), s)
+        epsilon = _refined(E.div(E.mul(eps, r), s), facts)
         charges[variable] = charges.get(variable, ()) + (L.Charge(epsilon, E.ZERO, rho=epsilon**2 / 2),)
     a.spend(span, charges, {"kind": kind, "sensitivity": _show(s), "epsilon": _show(eps),
                             "delta": "0", **extra})
@@ -260,6 +286,7 @@ def randomized_response(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Val
     if not a.require_privacy(span, "randomized_response()"):
         return unknown(bit.ctx)
     (eps,), leaked = _statics(a, rule, bound, span, ("eps",))
+    _positive(a, bound, ("eps",))
     ctx = bit.ctx
     if not (isinstance(bit.type, T.Scalar) and T.is_discrete_metric(bit.type)):
         a.report(span, "DPS401", f"randomized_response() needs a Data or Bool bit, got {bit.type.show()}")

@@ -28,11 +28,16 @@ def _entry_distances(kind: str, a: Any, b: Any) -> npt.NDArray[np.float64]:
     x, y = np.asarray(a), np.asarray(b)
     if x.shape != y.shape:
         raise ValueError(f"cannot measure arrays of different shapes {x.shape} and {y.shape}")
+    if any(arr.dtype.kind == "f" and np.isnan(arr).any() for arr in (x, y)):
+        raise ValueError("cannot measure NaN: it is not a point of any metric space")
+    result: npt.NDArray[np.float64]
     if _kind(kind) in _DISCRETE:
         # Exact equality: the discrete metric has no tolerance by definition.
-        return (x != y).astype(np.float64)
-    # Subtract as floats: integer arrays could wrap around.
-    return np.abs(x.astype(np.float64) - y.astype(np.float64))
+        result = (x != y).astype(np.float64)
+    else:
+        # Subtract as floats: integer arrays could wrap around.
+        result = np.abs(x.astype(np.float64) - y.astype(np.float64))
+    return result
 
 
 def scalar_distance(kind: str, a: Any, b: Any) -> float:

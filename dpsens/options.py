@@ -1,0 +1,23 @@
+"""Settings that change analysis results (and so key the cache)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Options:
+    """Analysis settings that change results (part of the cache key)."""
+
+    delta_prime: float = 1e-5  # the δ' of advanced composition and of zCDP/RDP/PLD conversions
+    beta: float = 0.05  # the failure probability of reported accuracy bounds
+    # Values for static parameters and dimensions: "k", "rows(data)", or "module.function.k".
+    bindings: tuple[tuple[str, float], ...] = ()
+
+    def bindings_for(self, *qualnames: str) -> dict[str, float]:
+        """The bindings that apply in one function: plain keys, then qualified ones."""
+        found = {k: v for k, v in self.bindings if "." not in k.split("(")[0]}
+        for qualname in qualnames:
+            prefix = qualname + "."
+            found.update({k[len(prefix):]: v for k, v in self.bindings if k.startswith(prefix)})
+        return found

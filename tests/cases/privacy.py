@@ -1,0 +1,103 @@
+"""Privacy functions: mechanisms, composition, post-processing, calls, corrections."""
+
+import numpy as np
+
+from dpsens import (
+    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip,
+    gaussian_mechanism, gaussian_mechanism_zcdp, laplace_mechanism, norm_convert,
+    randomized_response, report_noisy_max, sample, undisc_container,
+)
+
+
+def laplace_scalar(x: Real, eps: Static[float]) -> Priv[Real]:  # expect: x=(eps, 0); eps=static; accounting=sequential; assumes=eps > 0
+    return laplace_mechanism(1.0, eps, x)
+
+
+def laplace_scaled(x: Real) -> Priv[Real]:  # expect: x=(1/5, 0); accounting=sequential
+    return laplace_mechanism(10.0, 1.0, 2 * x)
+
+
+def post_processing(x: Real) -> Priv[Real]:  # expect: x=(1, 0); accounting=sequential
+    noisy = laplace_mechanism(1.0, 1.0, x)
+    return 2 * noisy + noisy * noisy
+
+
+def sequential(x: Real, y: Real) -> Priv[Real]:  # expect: x=(3/2, 0); y=(1/2, 0); accounting=sequential
+    a = laplace_mechanism(1.0, 1.0, x)
+    b = laplace_mechanism(1.0, 0.5, x + y)
+    return a + b
+
+
+def released(x: Real, eps: Static[float]) -> Priv[Real]:  # expect: x=(inf, inf); eps=static; accounting=released; assumes=eps > 0  # E: DPS403
+    return x + laplace_mechanism(1.0, eps, x)
+
+
+def laplace_needs_l1(v: MetricVector[L2, Real]) -> Priv[MetricVector[L2, Real]]:  # expect: v=(inf, inf); accounting=sequential
+    return laplace_mechanism(1.0, 1.0, v)  # E: DPS401
+
+
+def laplace_after_conversion(v: MetricVector[L2, Real]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(sqrt(len(v)), 0); accounting=sequential
+    return laplace_mechanism(1.0, 1.0, norm_convert(L1, v))
+
+
+def gaussian_rows(m: MetricMatrix[L_inf, Data], eps: Static[float], delta: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: m=(eps, delta); eps=static; delta=static; accounting=sequential; assumes=delta < 1, delta > 0, eps > 0
+    total = np.sum(undisc_container(clip(L2, m)), axis=0)
+    return gaussian_mechanism(2.0, eps, delta, total)
+
+
+def gaussian_too_sensitive(m: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L2, Real]]:  # expect: m=(inf, inf); accounting=sequential
+    total = np.sum(undisc_container(clip(L2, m)), axis=0)
+    return gaussian_mechanism(1.0, 1.0, 1e-5, total)  # E: DPS402
+
+
+def hundred_laplace(x: Real) -> Priv[Real]:  # expect: x=(4.22035, 1/100000); accounting=pld
+    total = 0.0
+    for _ in range(100):
+        total = total + laplace_mechanism(1.0, 0.1, x)
+    return total
+
+
+def hundred_gaussians(x: Real) -> Priv[Real]:  # expect: x=(9.99726, 1/100000); accounting=pld
+    total = 0.0
+    for _ in range(100):
+        total = total + gaussian_mechanism_zcdp(1.0, 0.02, x)
+    return total
+
+
+def symbolic_loop(x: Real, k: Static[int], eps: Static[float]) -> Priv[Real]:  # expect: x=(eps*k, 0); k=static; eps=static; accounting=basic; assumes=eps > 0
+    total = 0.0
+    for _ in range(k):
+        total = total + laplace_mechanism(1.0, eps, x)
+    return total
+
+
+def public_branch(x: Real, flag: Static[bool]) -> Priv[Real]:  # expect: x=(1, 0); flag=static; accounting=sequential
+    if flag:
+        return laplace_mechanism(1.0, 1.0, x)
+    return laplace_mechanism(1.0, 0.5, x)
+
+
+def caller(x: Real) -> Priv[Real]:  # expect: x=(3, 0); accounting=sequential
+    return laplace_scalar(x, 1.0) + laplace_scalar(2 * x, 1.0)
+
+
+def subsampled(m: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L2, Real]]:  # expect: m=(log(1 + 10*(-1 + E)/rows(m)), 0); accounting=basic
+    batch, _ = sample(10, m, m)
+    total = np.sum(undisc_container(clip(L1, batch)), axis=0)
+    return laplace_mechanism(2.0, 1.0, norm_convert(L1, total))
+
+
+def higher_order(f: PrivacyFunction, x: Real) -> Priv[Real]:  # expect: x=(eps(f), delta(f)); f=static; accounting=sequential
+    return f(x)
+
+
+def randomized(bit: Data, eps: Static[float]) -> Priv[Data]:  # expect: bit=(eps, 0); eps=static; accounting=sequential; assumes=eps > 0
+    return randomized_response(eps, bit)
+
+
+def noisy_max(scores: MetricVector[L_inf, Real]) -> Priv[int]:  # expect: scores=(1/2, 0); accounting=sequential
+    return report_noisy_max(2.0, 1.0, scores)
+
+
+def mechanism_outside_privacy(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    return laplace_mechanism(1.0, 1.0, x)  # E: DPS302
