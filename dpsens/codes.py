@@ -185,6 +185,15 @@ _register(
     "c = np.linalg.det(public_matrix)\nreturn c * x",
 )
 _register(
+    "DPS306", "assumption-violated", "error",
+    "A call passes values for which the callee's reported bound does not hold (one "
+    "of the callee's assumptions is false, or depends on an unknown static value).",
+    "The callee's sensitivity was derived under that assumption; without it the "
+    "result is unbounded in the call's arguments.",
+    "def shrink(x: Real, n: Integer, c: Static[float]) -> Real: ...  # assumes abs(c) <= 1\n"
+    "shrink(x, n, 3.0)",
+)
+_register(
     "DPS401", "mechanism-metric", "error",
     "A noise mechanism receives a value measured in a metric its guarantee does not "
     "cover: Laplace needs a real number or an (L1, Real) container, the Gaussian "

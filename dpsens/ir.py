@@ -182,6 +182,7 @@ class StoreTarget:
 
     span: Span
     base: str | None
+    target: Expr | None = None  # the subscript or attribute expression stored into
 
 
 Target = Union[NameTarget, TupleTarget, StoreTarget]
@@ -316,3 +317,18 @@ def source_text(expr: Expr | Slice) -> str:
     if isinstance(expr, TupleExpr):
         return ", ".join(source_text(e) for e in expr.elts)
     return "..."
+
+
+def names_read(node: object) -> set[str]:
+    """Every bare name an IR subtree mentions (a closure's possible captures)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Name):
+            found.add(item.id)
+        elif isinstance(item, (tuple, list)):
+            stack.extend(item)
+        elif hasattr(item, "__dataclass_fields__"):
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
+    return found

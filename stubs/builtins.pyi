@@ -35,5 +35,5 @@ def sum(m: Any) -> Any:
     """Sum of the rows of a matrix or the entries of a vector."""
 
 @rule("range")
-def range(a: Static[Integer], b: Static[Integer] = ...) -> Any:
+def range(a: Static[Integer], b: Static[Integer] = ..., step: Static[Integer] = ...) -> Any:
     """Only as the iterable of a for loop."""

@@ -110,7 +110,8 @@ class StmtLowerer(ExprLowerer):
         base = node
         while isinstance(base, (cst.Subscript, cst.Attribute)):
             base = base.value
-        return ir.StoreTarget(self.span(node), base.value if isinstance(base, cst.Name) else None)
+        name = base.value if isinstance(base, cst.Name) else None
+        return ir.StoreTarget(self.span(node), name, self.lower(node))
 
     def _if(self, node: cst.If, scope: str) -> ir.If:
         orelse: tuple[ir.Stmt, ...] = ()

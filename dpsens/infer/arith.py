@@ -1,13 +1,13 @@
-"""Typing rules of the arithmetic, comparison and boolean operators."""
+"""Typing rules of the arithmetic, comparison and boolean operators (docs/rules.md §3–§5)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer.values import UNKNOWN, Value
+from dpsens.infer.values import UNKNOWN, Value, join
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -18,135 +18,172 @@ _EXACT = {
     "/": lambda a, b: a / b, "//": lambda a, b: sp.floor(a / b), "%": lambda a, b: sp.Mod(a, b),
     "**": lambda a, b: a**b,
 }
+_INTEGER_OPS = ("+", "-", "*", "//", "%", "**")
+_RANK = {T.Scalar: 0, T.Vector: 1, T.Matrix: 2}
 
 
 def binary(op: str, a: Value, b: Value, report: Report) -> Value:
     """The value of ``a op b``."""
-    if a.type is UNKNOWN or b.type is UNKNOWN:
+    if a.type == UNKNOWN or b.type == UNKNOWN:
         return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
     if not (_numeric(a.type) and _numeric(b.type)):
         report("DPS301", f"operator '{op}' is not defined on {a.type.show()} and {b.type.show()}")
         return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
+    result_type = result_type_of(op, [a, b])
     if a.public and b.public:
-        return _static(op, a, b)
+        return _static(op, a, b, result_type)
+    if T.scalar_kind_of(result_type) == "Data":
+        return _discrete(a, b, result_type)
     if op in ("+", "-"):
-        return _additive(a, b, report)
+        ctx = C.add(C.scale(embed_factor(a.type, result_type), a.ctx),
+                    C.scale(embed_factor(b.type, result_type), b.ctx))
+        return Value(result_type, ctx)
     if op == "*" and (a.public or b.public):
-        scalar, other = (a, b) if a.public else (b, a)
-        return _scaled(scalar, other, None, report)
+        factor, other = (a, b) if a.public else (b, a)
+        return _scaled(factor, other, result_type, report, divide=False)
     if op == "/" and b.public:
-        return _scaled(b, a, "divide", report)
-    return _discontinuous(op, a, b)
+        return _scaled(b, a, result_type, report, divide=True)
+    return Value(result_type, C.blow_up(C.add(a.ctx, b.ctx)))
 
 
 def _numeric(t: T.Type) -> bool:
     return isinstance(t, (T.Scalar, T.Vector, T.Matrix))
 
 
-def _static(op: str, a: Value, b: Value) -> Value:
-    result_type = _result_type(op, a.type, b.type)
+def result_type_of(op: str, operands: Sequence[Value]) -> T.Type:
+    """Shape (the highest rank), metric and element kind of an entrywise operation.
+
+    The element kind and the norm come from the sensitive operands: a public
+    operand is 0 away from itself in every metric, so its own metric is moot.
+    """
+    sensitive = [v for v in operands if not v.public] or list(operands)
+    shaped = max(operands, key=lambda v: (_RANK[type(v.type)], not v.public))
+    kinds = [T.scalar_kind_of(v.type) or "Real" for v in sensitive]
+    all_kinds = {T.scalar_kind_of(v.type) or "Real" for v in operands}
+    if "Data" in kinds:
+        kind = "Data"
+    elif all_kinds <= {"Integer", "Bool"} and op in _INTEGER_OPS:
+        kind = "Integer"
+    else:
+        kind = "Real"
+    normed = [v.type for v in sensitive if isinstance(v.type, (T.Vector, T.Matrix))]
+    norm = normed[0].norm if normed else getattr(shaped.type, "norm", "L1")
+    t = shaped.type
+    if isinstance(t, T.Matrix):
+        return T.Matrix(norm, kind, t.rows, t.cols)
+    if isinstance(t, T.Vector):
+        return T.Vector(norm, kind, t.length)
+    return T.Scalar(kind)
+
+
+def embed_factor(source: T.Type, target: T.Type) -> E.Expr:
+    """Sensitivity of using an operand of type source, broadcast, as a value of type target."""
+    n = getattr(target, "length", None) or getattr(target, "cols", E.ONE)
+    if isinstance(target, T.Matrix):
+        per_row = embed_factor(source, T.Vector(target.norm, target.elem, target.cols)) \
+            if not isinstance(source, T.Matrix) else E.ONE
+        if isinstance(source, T.Matrix):
+            return T.norm_factor(source.norm, target.norm, target.cols)
+        return E.mul(target.rows, per_row)  # the same scalar or row moves every row
+    if isinstance(target, T.Vector):
+        if isinstance(source, T.Vector):
+            return T.norm_factor(source.norm, target.norm, n)
+        return T.norm_factor("L_inf", target.norm, n)  # a scalar moves all n entries
+    return E.ONE
+
+
+def _static(op: str, a: Value, b: Value, result_type: T.Type) -> Value:
     exact = None
     if a.exact is not None and b.exact is not None and op in _EXACT:
         try:
             exact = sp.nsimplify(_EXACT[op](a.exact, b.exact), rational=True)
         except (ZeroDivisionError, TypeError, ValueError):
             exact = None
-        if exact is not None and exact.has(sp.zoo, sp.nan):
+        if exact is not None and exact.has(sp.zoo, sp.nan, sp.oo):
             exact = None
-    return Value(result_type, C.EMPTY, exact)
+    bound = None
+    if exact is None and a.magnitude() is not None and b.magnitude() is not None:
+        ma, mb = a.magnitude() or E.ZERO, b.magnitude() or E.ZERO
+        bound = {"+": E.add(ma, mb), "-": E.add(ma, mb), "*": E.mul(ma, mb)}.get(op)
+    return Value(result_type, C.EMPTY, exact, bound)
 
 
-def _result_type(op: str, a: T.Type, b: T.Type) -> T.Type:
-    """Shape and element kind of an entrywise operation."""
-    kind_a, kind_b = T.scalar_kind_of(a) or "Real", T.scalar_kind_of(b) or "Real"
-    kinds = {kind_a, kind_b}
-    if "Data" in kinds:
-        kind = "Data"
-    elif kinds <= {"Integer", "Bool"} and op in ("+", "-", "*", "//", "%", "**"):
-        kind = "Integer"
-    else:
-        kind = "Real"
-    shaped = a if isinstance(a, (T.Vector, T.Matrix)) else b
-    if isinstance(shaped, T.Vector):
-        return T.Vector(shaped.norm, kind, shaped.length)
-    if isinstance(shaped, T.Matrix):
-        return T.Matrix(shaped.norm, kind, shaped.rows, shaped.cols)
-    return T.Scalar(kind)
-
-
-def _is_data(v: Value) -> bool:
-    return T.scalar_kind_of(v.type) == "Data"
-
-
-def _additive(a: Value, b: Value, report: Report) -> Value:
-    """a ± b: distances add (triangle inequality), after bringing both to one metric."""
-    # The metric of the sensitive operand wins: a public operand has distance 0
-    # in every metric, so measuring the sum in its metric would only cost.
-    first, second = (b, a) if a.public else (a, b)
-    result_type = _result_type("+", first.type, second.type)
-    ctx = C.EMPTY
+def _discrete(a: Value, b: Value, result_type: T.Type) -> Value:
+    """Data results: only a changed Data operand moves them, by at most one per entry."""
+    ctx: C.Context = C.EMPTY
     for operand in (a, b):
-        if _is_data(Value(result_type)) and not (_is_data(operand) or operand.public):
+        if operand.public:
+            continue
+        if T.scalar_kind_of(operand.type) != "Data":
             # A real operand that moves by a tiny amount changes Data entries by 1.
             ctx = C.add(ctx, C.blow_up(operand.ctx))
         else:
-            ctx = C.add(ctx, C.scale(_embed_factor(operand.type, result_type, report), operand.ctx))
+            ctx = C.add(ctx, C.scale(embed_factor(operand.type, result_type), operand.ctx))
     return Value(result_type, ctx)
 
 
-def _embed_factor(source: T.Type, target: T.Type, report: Report) -> E.Expr:
-    """Sensitivity of using an operand of type source as a value of type target."""
-    if isinstance(source, T.Scalar) and isinstance(target, T.Vector):
-        return T.norm_factor("L_inf", target.norm, target.length)  # broadcast to n entries
-    if isinstance(source, T.Scalar) and isinstance(target, T.Matrix):
-        return E.mul(target.rows, T.norm_factor("L_inf", target.norm, target.cols))
-    if isinstance(source, T.Vector) and isinstance(target, T.Matrix):
-        # A row broadcast to every row of the matrix moves each row.
-        return E.mul(target.rows, T.norm_factor(source.norm, target.norm, target.cols))
-    if isinstance(source, T.Vector) and isinstance(target, T.Vector):
-        return T.norm_factor(source.norm, target.norm, target.length)
-    if isinstance(source, T.Matrix) and isinstance(target, T.Matrix):
-        return T.norm_factor(source.norm, target.norm, target.cols)
-    return E.ONE
-
-
-def _scaled(scalar: Value, other: Value, mode: str | None, report: Report) -> Value:
-    """c·a or a/c with c public: |c|·s_a or s_a/|c| on reals; 1 on Data."""
-    result_type = _result_type("/" if mode else "*", scalar.type, other.type)
-    if isinstance(scalar.type, (T.Vector, T.Matrix)):
+def _scaled(factor: Value, other: Value, result_type: T.Type, report: Report,
+            divide: bool) -> Value:
+    """c·a or a/c with c public: |c|·s_a or s_a/|c|."""
+    if isinstance(factor.type, (T.Vector, T.Matrix)):
         report("DPS305", "entrywise product with a public array: its largest entry is not tracked")
         return Value(result_type, C.blow_up(other.ctx))
-    if _is_data(other):
-        # Any function from Data to Data is 1-sensitive (distances are 0 or 1).
-        return Value(result_type, other.ctx)
-    magnitude = scalar.magnitude()
+    if divide:
+        # Dividing needs a lower bound on |c|; only the exact value gives one.
+        magnitude = E.absolute(factor.exact) if factor.exact is not None else None
+    else:
+        magnitude = factor.magnitude()
     if magnitude is None:
         report("DPS305", "the value of this public factor is not known")
         return Value(result_type, C.blow_up(other.ctx))
-    factor = E.div(E.ONE, magnitude) if mode == "divide" else magnitude
-    if isinstance(result_type, T.Scalar) and result_type.kind == "Integer" and mode:
-        result_type = T.REAL
-    return Value(result_type, C.scale(factor, other.ctx))
-
-
-def _discontinuous(op: str, a: Value, b: Value) -> Value:
-    """Products and quotients of two sensitive values: unbounded (Data: discrete)."""
-    result_type = _result_type(op, a.type, b.type)
-    if _is_data(a) and _is_data(b):
-        return Value(result_type, C.add(a.ctx, b.ctx))
-    return Value(result_type, C.blow_up(C.add(a.ctx, b.ctx)))
+    scale = E.div(E.ONE, magnitude) if divide else magnitude
+    scale = E.mul(scale, embed_factor(other.type, result_type))
+    return Value(result_type, C.scale(scale, other.ctx))
 
 
 def truth(value: Value) -> C.Context:
-    """The context of a value used as a condition or a Bool: 1 for discrete, else unbounded."""
-    if T.is_discrete_metric(value.type) and isinstance(value.type, T.Scalar):
+    """The context of a value used as a condition: 1 for discrete scalars, else unbounded."""
+    if isinstance(value.type, T.Scalar) and T.is_discrete_metric(value.type):
         return value.ctx
     return C.blow_up(value.ctx)
 
 
 def compare(a: Value, b: Value) -> Value:
-    """``a < b`` and friends: a Bool, continuous only in discrete operands."""
-    return Value(T.BOOL, C.add(truth(a), truth(b)))
+    """``a < b``: a Bool (entrywise: a Data container), continuous only in discrete operands."""
+    operands = [a, b]
+    shaped = max(operands, key=lambda v: (_RANK.get(type(v.type), 0), not v.public)).type
+    result_type: T.Type = T.BOOL
+    if isinstance(shaped, T.Vector):
+        result_type = T.Vector(shaped.norm, "Data", shaped.length)
+    elif isinstance(shaped, T.Matrix):
+        result_type = T.Matrix(shaped.norm, "Data", shaped.rows, shaped.cols)
+    ctx: C.Context = C.EMPTY
+    for operand in operands:
+        if T.is_discrete_metric(operand.type) and _numeric(operand.type):
+            ctx = C.add(ctx, C.scale(embed_factor(operand.type, result_type), operand.ctx))
+        else:
+            ctx = C.add(ctx, C.blow_up(operand.ctx))
+    return Value(result_type, ctx)
+
+
+def boolean(op: str, values: Sequence[Value]) -> Value:
+    """``a and b`` returns one of its operands; which one depends on the earlier ones' truth."""
+    if all(v.type == T.BOOL for v in values):
+        return Value(T.BOOL, C.total(truth(v) for v in values))
+    result = values[-1]
+    for value in reversed(values[:-1]):
+        result = join(value, result)
+    choice = C.total(C.blow_up(v.ctx) for v in values[:-1])
+    return result.with_ctx(C.add(result.ctx, choice))
+
+
+def invert(value: Value) -> Value:
+    """``~x`` = -x - 1 on integers and bools: 1-sensitive."""
+    if T.scalar_kind_of(value.type) in ("Integer", "Bool"):
+        t = T.INTEGER if isinstance(value.type, T.Scalar) else value.type
+        exact = -value.exact - 1 if value.exact is not None else None
+        return Value(t, value.ctx, exact)
+    return Value(UNKNOWN, C.blow_up(value.ctx))
 
 
 def negate(value: Value) -> Value:

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer.binding import BindError, bind, conversion, dimension_mapping, substitute_type
+from dpsens.infer.binding import BindError, bind
+from dpsens.infer.call_site import CallSite
 from dpsens.infer.values import UNKNOWN, Value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -35,7 +36,35 @@ class CallRules:
         label = ir.dotted_name(e.func) or "call"
         if qualified and not qualified.startswith("builtins."):
             label = qualified
+        if not self._analyzable(callee):
+            return self._unknown_call(e, callee, args, keywords, label)
         return self.call_value(callee, args, keywords, e.span, label)
+
+    def _analyzable(self: Analysis, callee: Value) -> bool:
+        ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
+        if isinstance(ref, str):
+            return ref in self.program.functions or self.program.rules.get(ref) is not None
+        return ref is not None
+
+    def _unknown_call(self: Analysis, e: ir.Call, callee: Value, args: Sequence[Value],
+                      keywords: dict[str, Value], label: str) -> Value:
+        """DPS203: unbounded in every input; arrays passed in may be changed in place."""
+        self.report(e.span, "DPS203", f"call to '{label}' has no dpsens rule or analyzable body")
+        inputs = [callee, *args, *keywords.values()]
+        captured: C.Context = C.EMPTY
+        for value in inputs:
+            ref = value.type.ref if isinstance(value.type, T.Callable_) else None
+            if hasattr(ref, "node"):  # a closure: the unknown code may call it with anything
+                captured = C.total([captured, *(self.env[n].ctx for n in ir.names_read(ref.node)
+                                                if n in self.env)])
+        result = unknown(C.total([captured, *(v.ctx for v in inputs)]))
+        for expr in (*e.args, *(k.value for k in e.keywords)):
+            if isinstance(expr, ir.Name) and expr.id in self.env and not isinstance(
+                    self.env[expr.id].type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
+                _, group = self.alias_group(expr.id)
+                for name in group:
+                    self.env[name] = unknown(C.add(self.env[name].ctx, result.ctx))
+        return result
 
     def argument(self: Analysis, e: ir.Expr) -> Value:
         """An argument; metric types written as values (unbox) are allowed here.
@@ -80,7 +109,7 @@ class CallRules:
         if isinstance(ref, tuple) and ref[0] == "parameter":
             return self.call_function_parameter(ref[1], ref[2], args, span)
         self.report(span, "DPS203", f"call to '{label}' has no dpsens rule or analyzable body")
-        return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+        return unknown(C.total(a.ctx for a in (callee, *args, *keywords.values())))
 
     # -- analyzed top-level functions ----------------------------------------
     def call_summary(self: Analysis, summary: Summary, args: Sequence[Value],
@@ -92,60 +121,7 @@ class CallRules:
         except BindError as error:
             self.report(span, "DPS303", f"{summary.name}() {error}")
             return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
-        mapping: dict[E.Expr, E.Expr] = {}
-        unknown_statics: set[E.Expr] = set()
-        extra: C.Context = C.EMPTY
-        for param in summary.params:
-            value = bound[param.name]
-            if value is None:
-                continue
-            if param.static:
-                if not value.public:
-                    self.report(span, "DPS304",
-                                f"argument '{param.name}' of {summary.name}() must be static")
-                    extra = C.add(extra, C.blow_up(value.ctx))
-                symbol = E.static_symbol(param.name)
-                if value.exact is not None:
-                    mapping[symbol] = value.exact
-                else:
-                    unknown_statics.add(symbol)
-            else:
-                mapping.update(dimension_mapping(param.type, value.type))
-        def at_call_site(sensitivities: C.Context) -> C.Context:
-            """Σ_p s_p·conversion_p·Γ(arg_p) for the callee's per-parameter sensitivities."""
-            ctx = extra
-            for param in summary.params:
-                value = bound[param.name]
-                if value is None or param.static:
-                    continue
-                sensitivity = E.substitute(sensitivities.get(param.name, E.ZERO), mapping)
-                if sensitivity.free_symbols & unknown_statics:
-                    self.report(span, "DPS305", f"the sensitivity of {summary.name}() depends "
-                                "on a static argument whose value is not known")
-                    sensitivity = E.INF
-                ctx = C.add(ctx, C.scale(E.mul(sensitivity, factors[param.name]), value.ctx))
-            return ctx
-
-        factors = {}
-        for param in summary.params:
-            value = bound[param.name]
-            if value is None or param.static:
-                continue
-            factor = conversion(value.type, param.type)
-            if factor is None:
-                self.report(span, "DPS301", f"argument '{param.name}' of {summary.name}(): "
-                            f"expected {param.type.show()}, got {value.type.show()}")
-                factor = E.INF
-            factors[param.name] = factor
-        result_type = substitute_type(summary.ret_type, mapping)
-        if summary.kind == "privacy":
-            return self.privacy_call(summary, bound, span, result_type, mapping, factors)
-        whole = at_call_site({p.name: p.sensitivity for p in summary.params})
-        if summary.ret_parts is not None and isinstance(result_type, T.TupleType):
-            parts = tuple(Value(t, at_call_site(part))
-                          for t, part in zip(result_type.elts, summary.ret_parts))
-            return Value(result_type, whole, parts=parts)
-        return Value(result_type, whole)
+        return CallSite(self, summary, bound, span).result()
 
     # -- lambdas and nested functions -----------------------------------------
     def call_closure(self: Analysis, closure: object, args: Sequence[Value],

@@ -11,6 +11,7 @@ from dpsens.diagnostics import Span
 from dpsens.infer import arith
 from dpsens.infer.calls import CallRules
 from dpsens.infer.indexing import subscript
+from dpsens.infer.mutation import MutationRules
 from dpsens.infer.privacy import PrivacyRules, SampleScope
 from dpsens.privacy.ledger import Ledger
 from dpsens.infer.stmts import StatementRules
@@ -34,6 +35,8 @@ class _Shared:
     samples: list[SampleScope] = field(default_factory=list)  # open sample() scopes
     sample_sources: dict[str, C.Context] = field(default_factory=dict)  # closed ones
     loop_counts: list[E.Expr] = field(default_factory=list)  # enclosing loops' counts
+    aliases: dict[str, str] = field(default_factory=dict)  # name -> root of its alias group
+    views: set[str] = field(default_factory=set)  # names that may see only part of the root
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,7 @@ class Closure:
     scope: Analysis
 
 
-class Analysis(CallRules, StatementRules, PrivacyRules):
+class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
     """Infers values for one function body; ``env`` maps names to values."""
 
     def __init__(self, program: Program, module: ir.Module, qualname: str,
@@ -55,9 +58,8 @@ class Analysis(CallRules, StatementRules, PrivacyRules):
         self.var_types = var_types  # the metric type of every context variable
         self.privacy = privacy
         self.env: Env = {}
-        self.assumptions: list[str] = []
+        self.assumptions: list[E.Expr] = []  # sympy relations, substituted at call sites
         self.shared = _Shared()
-        self.aliases: dict[str, str] = {}  # local name -> the parameter whose array it shares
         self.ledger = Ledger()  # what mechanisms charged, in program order
         self.function_span = Span(0, 0, 0, 0)
 
@@ -75,10 +77,10 @@ class Analysis(CallRules, StatementRules, PrivacyRules):
         """Record a diagnostic at a span of this module."""
         self.program.report(self.module, span, code, message)
 
-    def assume(self, text: str) -> None:
+    def assume(self, condition: E.Expr) -> None:
         """Record a condition the result relies on that could not be decided."""
-        if text not in self.assumptions:
-            self.assumptions.append(text)
+        if condition != E.TRUE and condition not in self.assumptions:
+            self.assumptions.append(condition)
 
     def tracked(self) -> C.Context:
         """Every context variable, at sensitivity 1 (what unknown effects may touch)."""
@@ -144,11 +146,13 @@ class Analysis(CallRules, StatementRules, PrivacyRules):
             operand = self.expr(e.operand)
             if e.op in ("-", "+"):
                 return arith.negate(operand) if e.op == "-" else operand
+            if e.op == "~":
+                return arith.invert(operand)
             return Value(T.BOOL, arith.truth(operand))
         if isinstance(e, ir.Compare):
             return arith.compare(self.expr(e.left), self.expr(e.right))
         if isinstance(e, ir.BoolOp):
-            return Value(T.BOOL, C.total(arith.truth(self.expr(v)) for v in e.values))
+            return arith.boolean(e.op, [self.expr(v) for v in e.values])
         if isinstance(e, ir.IfExp):
             test = self.expr(e.test)
             branches = join(self.expr(e.body), self.expr(e.orelse))

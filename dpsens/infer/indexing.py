@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Callable, Union
 
+import sympy as sp
+
 from dpsens import types as T
 from dpsens.infer.values import UNKNOWN, Value, unknown
 from dpsens.sym import context as C
@@ -38,8 +40,12 @@ def _tuple_item(base: Value, index: Value, index_ctx: C.Context, report: Report)
     if position is None or not position.is_Integer:
         report("DPS301", "a tuple index must be a known integer")
         return unknown(C.add(base.ctx, index_ctx))
+    assert isinstance(base.type, T.TupleType)
+    size = len(base.type.elts)
+    if not -size <= int(position) < size:
+        report("DPS301", f"tuple index {position} is out of range for {size} items")
+        return unknown(C.add(base.ctx, index_ctx))
     if base.parts is None:
-        assert isinstance(base.type, T.TupleType)
         # Each component moves by at most the distance of the whole tuple.
         return Value(base.type.elts[int(position)], base.ctx)
     return base.parts[int(position)]
@@ -47,36 +53,68 @@ def _tuple_item(base: Value, index: Value, index_ctx: C.Context, report: Report)
 
 def _container_item(t: T.Type, index: list[Part]) -> T.Type | None:
     """The type of an indexed vector or matrix (the container distance bounds it)."""
+    try:
+        return _item(t, index)
+    except _UnknownLength:
+        return None
+
+
+class _UnknownLength(Exception):
+    """A slice whose length cannot be computed exactly."""
+
+
+def _length(part: Part, full: E.Expr) -> E.Expr:
+    length = _slice_length(part, full)
+    if length is None:
+        raise _UnknownLength
+    return length
+
+
+def _item(t: T.Type, index: list[Part]) -> T.Type | None:
     if isinstance(t, T.Vector) and len(index) == 1:
         if isinstance(index[0], Value):
             return T.Scalar(t.elem)
-        return T.Vector(t.norm, t.elem, _slice_length(index[0], t.length), t.clip)
+        return T.Vector(t.norm, t.elem, _length(index[0], t.length), t.clip)
     if isinstance(t, T.Matrix) and len(index) in (1, 2):
         row, column = index[0], index[1] if len(index) == 2 else (None, None, None)
         if isinstance(row, Value) and isinstance(column, Value):
             return T.Scalar(t.elem)  # |entry| distance <= the row's distance in any norm
         if isinstance(row, Value):
             assert isinstance(column, tuple)
-            cols = _slice_length(column, t.cols)
+            cols = _length(column, t.cols)
             return T.Vector(t.norm, t.elem, cols, t.clip)  # a part of a row is no longer in norm
         if isinstance(column, Value):
             # A column collects one entry of each row: entry distances sum to at
             # most the matrix distance, so it is an L1 vector.
-            return T.Vector("L1", t.elem, _slice_length(row, t.rows))
-        rows, cols = _slice_length(row, t.rows), _slice_length(column, t.cols)
+            return T.Vector("L1", t.elem, _length(row, t.rows))
+        rows, cols = _length(row, t.rows), _length(column, t.cols)
         return T.Matrix(t.norm, t.elem, rows, cols, t.clip)
     return None
 
 
-def _slice_length(part: Part, full: E.Expr) -> E.Expr:
-    """The length of a slice when its bounds are known, else the full length (an upper bound)."""
+def _slice_length(part: Part, full: E.Expr) -> E.Expr | None:
+    """The exact length of a slice (Python's rules), or None when it is not known.
+
+    Lengths must be exact, not upper bounds: a mean divides by them.
+    """
     assert isinstance(part, tuple)
     lower, upper, step = (part + (None, None, None))[:3]
-    if step is not None:
-        return full
-    start = E.ZERO if lower is None else lower.exact
-    stop = full if upper is None else upper.exact
-    if start is None or stop is None or not (start.is_nonnegative and stop.is_nonnegative):
-        return full
-    length = stop - start
-    return length if length.is_positive and E.decide_le(length, full) else full
+    stride = E.ONE if step is None else step.exact
+    if stride is None or not (stride.is_Integer and stride.is_positive):
+        return None
+    start = E.ZERO if lower is None else _position(lower.exact, full)
+    stop = full if upper is None else _position(upper.exact, full)
+    if start is None or stop is None:
+        return None
+    return E.smax(E.ZERO, sp.ceiling((sp.Min(stop, full) - sp.Min(start, full)) / stride))
+
+
+def _position(index: E.Expr | None, full: E.Expr) -> E.Expr | None:
+    """A slice bound as a non-negative position (negative numbers count from the end)."""
+    if index is None:
+        return None
+    if index.is_negative:
+        return E.smax(E.ZERO, full + index)
+    if index.is_nonnegative:
+        return index
+    return None  # a symbol of unknown sign

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sympy as sp
+
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.values import Value, join_types, unknown
@@ -101,13 +103,19 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value] | None:
     it = s.iter
     if isinstance(it, ir.Call) and a.qualify(it.func) == "builtins.range" and not it.keywords:
         bounds = [a.expr(arg) for arg in it.args]
-        if len(bounds) in (1, 2):
-            start = bounds[0] if len(bounds) == 2 else Value(T.INTEGER, exact=E.ZERO)
-            stop = bounds[-1]
-            ctx = C.add(start.ctx, stop.ctx)
+        step = bounds[2] if len(bounds) == 3 else Value(T.INTEGER, exact=E.ONE)
+        if len(bounds) in (1, 2, 3) and step.exact is not None and step.exact.is_positive:
+            start = bounds[0] if len(bounds) >= 2 else Value(T.INTEGER, exact=E.ZERO)
+            stop = bounds[1] if len(bounds) >= 2 else bounds[0]
+            ctx = C.total([start.ctx, stop.ctx, step.ctx])
             exact = None
             if start.exact is not None and stop.exact is not None:
-                exact = E.smax(E.ZERO, stop.exact - start.exact)
+                span = stop.exact - start.exact
+                if span.is_negative:
+                    span = E.ZERO
+                elif not span.is_nonnegative:
+                    a.assume(sp.Ge(span, 0))  # a negative count would make s^k wrong
+                exact = span if step.exact == E.ONE else sp.ceiling(span / step.exact)
             bound = None
             if start.magnitude() is not None and stop.magnitude() is not None:
                 bound = E.smax(start.magnitude() or E.ZERO, stop.magnitude() or E.ZERO)
@@ -208,7 +216,7 @@ def _unbounded(a, s, count, ratio, rest, initial, pseudo):  # type: ignore[no-un
         start, added = sources[u]
         verdict = E.decide_le(growth[u], E.ONE)
         if verdict is None:
-            a.assume(f"{E.render(growth[u])} <= 1")
+            a.assume(sp.Le(growth[u], 1))
         if verdict is False:
             a.report(s.span, "DPS207", f"the loop count is not static and '{u}' grows by a "
                      f"factor {E.render(growth[u])} per iteration")

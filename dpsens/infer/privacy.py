@@ -80,6 +80,24 @@ class PrivacyRules:
         self.spend(span, charges, {"kind": "call", "function": name})
         return Value(T.REAL)
 
+    def function_privacy(self: Analysis, function: Value, arg_types: Sequence[T.Type],
+                         span: ir.Span) -> tuple[E.Expr, E.Expr]:
+        """The (ε, δ) a privacy function costs its first argument (basic composition)."""
+        from dpsens.privacy.compose import basic
+
+        names = [self.fresh_variable("arg", t) for t in arg_types]
+        outer, self.ledger = self.ledger, L.Ledger()
+        privacy, self.privacy = self.privacy, True
+        try:
+            result = self.call_value(function, [Value(t, C.single(n)) for t, n in
+                                                zip(arg_types, names)], {}, span, "function")
+            spent = self.ledger.items
+        finally:
+            self.ledger, self.privacy = outer, privacy
+        if not E.is_zero(result.ctx.get(names[0], E.ZERO)):
+            return E.INF, E.INF  # it releases its argument without noise
+        return basic(L.project(spent, names[0]))
+
     def open_sample(self: Analysis, scope: SampleScope) -> None:
         """Start amplifying what is spent on a sample's pseudo variables."""
         self.shared.samples.append(scope)

@@ -35,7 +35,6 @@ class StatementRules:
         nested.assumptions = self.assumptions
         nested.shared = self.shared
         nested.ledger = self.ledger
-        nested.aliases = dict(self.aliases)
         return nested
 
     def run_body(self: Analysis, body: Sequence[ir.Stmt]) -> Value:
@@ -88,10 +87,8 @@ class StatementRules:
             value = self.expr(statement.value)
             for target in statement.targets:
                 self.assign(target, value)
-                if isinstance(target, ir.NameTarget) and isinstance(statement.value, ir.Name):
-                    # y = x shares x's array: mutating y mutates x.
-                    source = statement.value.id
-                    self.aliases[target.id] = self.aliases.get(source, source)
+                if isinstance(target, ir.NameTarget):
+                    self.record_alias(target.id, statement.value)
         elif isinstance(statement, ir.AugAssign):
             self.augmented(statement)
         elif isinstance(statement, ir.ExprStmt):
@@ -126,23 +123,6 @@ class StatementRules:
         else:
             self.mutate(target, value)
 
-    def mutate(self: Analysis, target: ir.StoreTarget, value: Value) -> None:
-        """``x[i] = v``: DPS205 on parameters; a local's distance grows by the stored value's."""
-        base = target.base
-        if base is None or base not in self.env:
-            self.report(target.span, "DPS205", "assignment to an element of an unknown object")
-            return
-        root = self.aliases.get(base, base)
-        if root in self.var_types:
-            self.report(target.span, "DPS205", f"parameter '{root}' is mutated in place")
-            for name in {base, root}:
-                self.env[name] = unknown(C.add(self.env[name].ctx, C.single(root)))
-            return
-        # Replacing part of a local container moves it by at most the new part's
-        # distance plus the old part's, which its own distance already bounds.
-        old = self.env[base]
-        self.env[base] = old.with_ctx(C.add(old.ctx, value.ctx))
-
     def augmented(self: Analysis, statement: ir.AugAssign) -> None:
         """``x op= e`` is ``x = x op e``."""
         from dpsens.infer import arith
@@ -150,10 +130,12 @@ class StatementRules:
         if not isinstance(statement.target, ir.NameTarget):
             self.mutate(statement.target, self.expr(statement.value))  # type: ignore[arg-type]
             return
-        current = self.lookup(statement.target.id, statement.target.span)
+        name = statement.target.id
+        current = self.lookup(name, statement.target.span)
         operand = self.expr(statement.value)
-        report = self._reporter(statement.span)
-        self.env[statement.target.id] = arith.binary(statement.op, current, operand, report)
+        new = arith.binary(statement.op, current, operand, self._reporter(statement.span))
+        if not self.mutate_in_place(name, new, statement.span):
+            self.env[name] = new
 
     def loop(self: Analysis, statement: ir.For) -> None:
         """A for loop: the loop rules live in loops.py."""

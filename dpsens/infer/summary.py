@@ -45,6 +45,8 @@ class Summary:
     ret_text: str
     assumptions: list[str] = field(default_factory=list)
     ret_parts: list[C.Context] | None = None  # per component of a returned tuple
+    conditions: list[E.Expr] = field(default_factory=list)  # the assumptions, as relations
+    defaults: dict[str, Value] = field(default_factory=dict)  # values of parameter defaults
     histories: dict[str, tuple[object, ...]] = field(default_factory=dict)  # privacy, per parameter
     accounting: str = ""
     mechanisms: list[dict[str, str]] = field(default_factory=list)
@@ -101,13 +103,16 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
         program.report(module, decorator.span, "DPS201",
                        "decorated functions are not analyzed: the decorator may change them")
         analysis.poisoned = True
+    defaults = {p.name: Analysis(program, module, function.qualname, {}).expr(p.default)
+                for p in function.params if p.default is not None}
     summaries = [
         ParamSummary(p.name, a.text, a.type, a.static or a.callable_kind is not None,
                      p.default is not None, callable_kind=a.callable_kind)
         for p, a in params
     ]
     summary = Summary(function.qualname, function.name, function.span.line, kind, summaries,
-                      T.Opaque("BlackBox") if kind == "black_box" else T.Opaque("None"), "None")
+                      T.Opaque("BlackBox") if kind == "black_box" else T.Opaque("None"), "None",
+                      defaults=defaults)
     if kind == "black_box":
         summary.ret_text = returns.text if returns else "None"
         for param in summaries:
@@ -122,7 +127,8 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
     if body_result.parts is not None and result.ctx == body_result.ctx:
         # Per-component contexts let callers unpack a returned tuple precisely.
         summary.ret_parts = [part.ctx for part in body_result.parts]
-    summary.assumptions = sorted(analysis.assumptions)
+    summary.conditions = list(analysis.assumptions)
+    summary.assumptions = sorted(E.render(c) for c in analysis.assumptions)
     for param in summaries:
         if not param.static:
             param.sensitivity = result.ctx.get(param.name, E.ZERO)
@@ -151,9 +157,10 @@ def _initial_value(name: str, annotation: Annotation) -> Value:
     if annotation.callable_kind is not None:
         return Value(T.Callable_(("parameter", name, annotation.callable_kind)))
     if annotation.static:
-        kind = annotation.type if isinstance(annotation.type, T.Scalar) else T.REAL
+        if not isinstance(annotation.type, T.Scalar):
+            return Value(annotation.type)  # a public array or other value
         exact = E.static_symbol(name) if annotation.bound is None else E.number(annotation.bound)
-        return Value(kind, C.EMPTY, exact=exact)
+        return Value(annotation.type, C.EMPTY, exact=exact)
     return Value(annotation.type, C.single(name))
 
 

@@ -44,10 +44,10 @@ def _positive(a: Analysis, bound: Bound, names: tuple[str, ...]) -> object:
         value = bound.get(name)
         if value is None or value.exact is None or not value.exact.free_symbols:
             continue
-        a.assume(f"{E.render(value.exact)} > 0")
+        a.assume(sp.Gt(value.exact, 0))
         facts = facts & sp.Q.positive(value.exact)
         if name == "delta":
-            a.assume(f"{E.render(value.exact)} < 1")
+            a.assume(sp.Lt(value.exact, 1))
     return facts
 
 
@@ -165,7 +165,7 @@ def _gaussian_charge(a: Analysis, span: Any, variable: str, r: E.Expr, s: E.Expr
                  f"'{variable}' but gaussian_mechanism() was given s = {E.render(s)}")
         return (UNBOUNDED,)
     if verdict is None:
-        a.assume(f"{E.render(r)} <= {E.render(s)}")
+        a.assume(sp.Le(r, s))
     multiplier = None if sigma is None else E.div(sigma, r)
     rho = None if multiplier is None else E.div(E.ONE, 2 * multiplier**2)
     return (L.Charge(eps, delta, rho=rho, gaussian=multiplier),)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer.values import Value, join, static, unknown
+from dpsens.infer.values import Value, static, unknown
 from dpsens.rules.table import require_static
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -68,8 +68,20 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
     if rule.qualname == "numpy.clip" and T.scalar_kind_of(x.type) == "Data":
         return _clamped_data(x, bound[names[1]], bound[names[2]], others)
     ctx = C.add(x.ctx, others)
-    exact = sp.Abs(x.exact) if x.exact is not None and rule.qualname.endswith("abs") else None
+    if rule.qualname == "numpy.clip":
+        return Value(x.type, ctx, *_clamped_static(x, bound[names[1]], bound[names[2]]))
+    exact = sp.Abs(x.exact) if x.exact is not None else None
     return Value(x.type, ctx, exact, x.magnitude() if exact is None else None)
+
+
+def _clamped_static(x: Value, low: Value | None, high: Value | None
+                    ) -> tuple[E.Expr | None, E.Expr | None]:
+    """(exact, bound) of np.clip(x, lo, hi): the result lies in [lo, hi], not near x."""
+    if low is None or high is None or low.exact is None or high.exact is None:
+        return None, None
+    if x.exact is not None:
+        return sp.Min(sp.Max(x.exact, low.exact), high.exact), None
+    return None, E.smax(E.absolute(low.exact), E.absolute(high.exact))
 
 
 def _clamped_data(x: Value, low: Value | None, high: Value | None, others: C.Context) -> Value:
@@ -91,18 +103,26 @@ def _clamped_data(x: Value, low: Value | None, high: Value | None, others: C.Con
 
 
 def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
-    """max/min: per variable the larger sensitivity (L1/L2 containers: the sum)."""
+    """max/min (entrywise for arrays): per variable the larger sensitivity where one entry
+    decides the distance (scalars, L_inf vectors); elsewhere the sum, since the winner may
+    come from a in some entries and from b in others."""
+    from dpsens.infer import arith
+
     left, right = bound["a"], bound["b"]
     assert left is not None and right is not None
-    joined = join(left, right)
-    t = joined.type
-    if isinstance(t, (T.Vector, T.Matrix)) and t.norm != "L_inf":
-        # Entrywise, the winner may come from a in some entries and b in others.
-        joined = joined.with_ctx(C.add(left.ctx, right.ctx))
+    result_type = arith.result_type_of("+", [left, right])
+    single = isinstance(result_type, T.Scalar) or (
+        isinstance(result_type, T.Vector) and result_type.norm == "L_inf")
+    if single and left.type == right.type:
+        ctx = C.join(left.ctx, right.ctx)
+    else:
+        ctx = C.add(C.scale(arith.embed_factor(left.type, result_type), left.ctx),
+                    C.scale(arith.embed_factor(right.type, result_type), right.ctx))
+    exact = None
     if left.exact is not None and right.exact is not None:
-        pick = sp.Max if rule.qualname.endswith("max") or "maximum" in rule.qualname else sp.Min
-        return Value(joined.type, joined.ctx, pick(left.exact, right.exact))
-    return joined
+        pick = sp.Min if rule.qualname.endswith(("min", "minimum")) else sp.Max
+        exact = pick(left.exact, right.exact)
+    return Value(result_type, ctx, exact)
 
 
 def to_float(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -185,7 +205,8 @@ def vector_norm(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     x = _first(bound)
     t = x.type
     if not isinstance(t, (T.Vector, T.Matrix)):
-        return Value(T.REAL, x.ctx)  # |.| on a scalar
+        # |.| on a number: 1-Lipschitz on reals and integers; Data are unbounded reals.
+        return Value(T.REAL, x.ctx if T.scalar_kind_of(t) != "Data" else C.blow_up(x.ctx))
     n = t.length if isinstance(t, T.Vector) else t.cols
     factor = E.INF if t.elem == "Data" else T.norm_factor(t.norm, "L2", n)
     return Value(T.REAL, C.scale(factor, x.ctx))

@@ -13,13 +13,13 @@ def three_rounds(x: Real, y: Real) -> Real:  # expect: x=8; y=7
     return x
 
 
-def k_rounds(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=2**k; y=2**k - 1; k=static
+def k_rounds(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=2**k; y=2**k - 1; k=static; assumes=k >= 0
     for _ in range(k):
         x = 2 * x + y
     return x
 
 
-def accumulate(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=1; y=k; k=static
+def accumulate(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=1; y=k; k=static; assumes=k >= 0
     for _ in range(k):
         x = x + y
     return x
@@ -31,7 +31,7 @@ def halving(x: Real, y: Real) -> Real:  # expect: x=1/16; y=15/8
     return x
 
 
-def symbolic_ratio(x: Real, c: Static[float], k: Static[int]) -> Real:  # expect: x=abs(c)**k; c=static; k=static
+def symbolic_ratio(x: Real, c: Static[float], k: Static[int]) -> Real:  # expect: x=abs(c)**k; c=static; k=static; assumes=k >= 0
     for _ in range(k):
         x = c * x
     return x
@@ -49,7 +49,7 @@ def coupled(a: Real, b: Real) -> Real:  # expect: a=1; b=2
     return a
 
 
-def coupled_symbolic(a: Real, b: Real, k: Static[int]) -> Real:  # expect: a=2**k; b=2**k; k=static
+def coupled_symbolic(a: Real, b: Real, k: Static[int]) -> Real:  # expect: a=2**k; b=2**k; k=static; assumes=k >= 0
     for _ in range(k):
         a, b = b, a + b
     return a

@@ -64,7 +64,7 @@ def hundred_gaussians(x: Real) -> Priv[Real]:  # expect: x=(9.99726, 1/100000); 
     return total
 
 
-def symbolic_loop(x: Real, k: Static[int], eps: Static[float]) -> Priv[Real]:  # expect: x=(eps*k, 0); k=static; eps=static; accounting=basic; assumes=eps > 0
+def symbolic_loop(x: Real, k: Static[int], eps: Static[float]) -> Priv[Real]:  # expect: x=(eps*k, 0); k=static; eps=static; accounting=basic; assumes=eps > 0, k >= 0
     total = 0.0
     for _ in range(k):
         total = total + laplace_mechanism(1.0, eps, x)

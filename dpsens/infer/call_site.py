@@ -1,0 +1,172 @@
+"""Applying a callee's summary at one call site: Σ_p s_p·Γ(arg_p).
+
+Static parameters and dimensions take their call-site values; arguments are
+re-measured in the declared parameter metrics; function arguments replace the
+symbols ``sens(f, i)`` / ``eps(f)``, ``delta(f)`` of higher-order callees; the
+callee's assumptions are checked with the call-site values.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import sympy as sp
+
+from dpsens import types as T
+from dpsens.infer.binding import conversion, dimension_mapping, substitute_type
+from dpsens.infer.values import UNKNOWN, Value, unknown
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.diagnostics import Span
+    from dpsens.infer.engine import Analysis
+    from dpsens.infer.summary import Summary
+
+_FUNCTION_SYMBOL = re.compile(r"^(sens|eps|delta)\((\w+)(?:, (\d+))?\)$")
+
+
+class CallSite:
+    """One call of a summarized function with bound argument values."""
+
+    def __init__(self, caller: Analysis, summary: Summary, bound: dict[str, Value | None],
+                 span: Span) -> None:
+        self.caller, self.summary, self.span = caller, summary, span
+        self.values = {name: value if value is not None else summary.defaults.get(name)
+                       for name, value in bound.items()}
+        self.mapping: dict[E.Expr, E.Expr] = {}
+        self.unknown_statics: set[E.Expr] = set()
+        self.extra: C.Context = C.EMPTY  # what the call costs beyond Σ s_p·Γ_p
+        self.factors: dict[str, E.Expr] = {}
+        self._bind_statics()
+        self._bind_functions()
+        self._measure_arguments()
+
+    def _bind_statics(self) -> None:
+        for param in self.summary.params:
+            value = self.values.get(param.name)
+            if value is None or param.callable_kind is not None:
+                continue
+            if not param.static:
+                self.mapping.update(dimension_mapping(param.type, value.type))
+                continue
+            if not value.public:
+                self.caller.report(self.span, "DPS304", f"argument '{param.name}' of "
+                                   f"{self.summary.name}() must be static")
+                self.extra = C.add(self.extra, C.blow_up(value.ctx))
+            symbol = E.static_symbol(param.name)
+            if value.exact is not None:
+                self.mapping[symbol] = value.exact
+            else:
+                self.unknown_statics.add(symbol)
+
+    def _bind_functions(self) -> None:
+        """Instantiate sens(f, i), eps(f), delta(f) with the function passed for f."""
+        for symbol in self._function_symbols():
+            kind, name, position = _FUNCTION_SYMBOL.match(str(symbol)).groups()  # type: ignore[union-attr]
+            function = self.values.get(name)
+            if function is None or not isinstance(function.type, T.Callable_):
+                self.mapping[symbol] = E.INF
+                continue
+            if kind == "sens":
+                arity = 1 + max(int(p) for k, n, p in self._parsed() if k == "sens" and n == name)
+                sensitivities, result = self.caller.function_sensitivity(
+                    function, [T.REAL] * arity, self.span)
+                self.mapping[symbol] = sensitivities[int(position)]
+                # f may be called any number of times: what it captures is unbounded.
+                self.extra = C.add(self.extra, C.blow_up(result.ctx))
+            else:
+                epsilon, delta = self.caller.function_privacy(function, [T.REAL], self.span)
+                self.mapping[symbol] = epsilon if kind == "eps" else delta
+
+    def _parsed(self) -> list[tuple[str, str, str]]:
+        return [_FUNCTION_SYMBOL.match(str(s)).groups() for s in self._function_symbols()]  # type: ignore[union-attr,misc]
+
+    def _function_symbols(self) -> set[E.Expr]:
+        found: set[E.Expr] = set()
+        exprs = [p.sensitivity for p in self.summary.params] + list(self.summary.conditions)
+        for part in self.summary.ret_parts or []:
+            exprs.extend(part.values())
+        for param in self.summary.params:
+            exprs.extend(p for p in (param.epsilon, param.delta))
+        for history in self.summary.histories.values():
+            exprs.extend(_history_exprs(history))
+        for expr in exprs:
+            found |= {s for s in getattr(expr, "free_symbols", set())
+                      if _FUNCTION_SYMBOL.match(str(s))}
+        return found
+
+    def _measure_arguments(self) -> None:
+        for param in self.summary.params:
+            value = self.values.get(param.name)
+            if value is None or param.static:
+                continue
+            factor = conversion(value.type, param.type)
+            if factor is None:
+                self.caller.report(self.span, "DPS301", f"argument '{param.name}' of "
+                                   f"{self.summary.name}(): expected {param.type.show()}, "
+                                   f"got {value.type.show()}")
+                factor = E.INF
+            self.factors[param.name] = factor
+
+    def context(self, sensitivities: C.Context) -> C.Context:
+        """Σ_p s_p·conversion_p·Γ(arg_p) for per-parameter sensitivities of the callee."""
+        ctx = self.extra
+        for param in self.summary.params:
+            value = self.values.get(param.name)
+            if value is None or param.static:
+                continue
+            sensitivity = E.substitute(sensitivities.get(param.name, E.ZERO), self.mapping)
+            if sensitivity.free_symbols & self.unknown_statics:
+                self.caller.report(self.span, "DPS305", f"the sensitivity of "
+                                   f"{self.summary.name}() depends on a static argument whose "
+                                   "value is not known")
+                sensitivity = E.INF
+            ctx = C.add(ctx, C.scale(E.mul(sensitivity, self.factors[param.name]), value.ctx))
+        return ctx
+
+    def conditions_hold(self) -> bool:
+        """Check the callee's assumptions here; undecided ones become the caller's."""
+        for condition in self.summary.conditions:
+            instance = condition.xreplace(self.mapping)
+            if instance == sp.false or (instance.free_symbols & self.unknown_statics):
+                shown = E.render(condition)
+                self.caller.report(self.span, "DPS306", f"{self.summary.name}() is only bounded "
+                                   f"when {shown}, which this call does not satisfy")
+                return False
+            self.caller.assume(instance)
+        return True
+
+    def result(self) -> Value:
+        """The value of the call."""
+        everything = C.total(v.ctx for v in self.values.values() if v is not None)
+        ret_type = substitute_type(self.summary.ret_type, self.mapping)
+        if isinstance(ret_type, T.Callable_) or not self.conditions_hold():
+            # A returned closure would be analyzed in the callee's variables.
+            return unknown(everything)
+        if self.summary.kind == "privacy":
+            return self.caller.privacy_call(self.summary, self.values, self.span, ret_type,
+                                            self.mapping, self.factors)
+        whole = self.context({p.name: p.sensitivity for p in self.summary.params})
+        if self.summary.ret_parts is not None and isinstance(ret_type, T.TupleType):
+            parts = tuple(Value(t, self.context(part))
+                          for t, part in zip(ret_type.elts, self.summary.ret_parts))
+            return Value(ret_type, whole, parts=parts)
+        if ret_type == UNKNOWN:
+            return unknown(whole)
+        return Value(ret_type, whole)
+
+
+def _history_exprs(history: tuple[object, ...]) -> list[E.Expr]:
+    out: list[E.Expr] = []
+    for item in history:
+        for name in ("epsilon", "delta", "count", "size", "population", "distance"):
+            value = getattr(item, name, None)
+            if value is not None:
+                out.append(value)
+        for name in ("body",):
+            out.extend(_history_exprs(getattr(item, name, ())))
+        for branch in getattr(item, "branches", ()):
+            out.extend(_history_exprs(branch))
+    return out

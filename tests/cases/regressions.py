@@ -1,0 +1,194 @@
+"""Counterexamples found in review: each once gave a bound below the truth."""
+
+import functools
+
+import numpy as np
+
+from typing import Callable
+
+from dpsens import Bool, Data, Integer, L1, L_inf, MetricMatrix, MetricVector, Real, Static, cols
+
+
+def store_sensitive_index(x: Integer) -> Real:  # expect: x=inf
+    v = np.zeros(10)
+    v[x] = 100.0
+    return v[0]
+
+
+def store_broadcast(x: Real) -> MetricVector[L1, Real]:  # expect: x=5
+    v = np.zeros(5)
+    v[:] = x
+    return v
+
+
+def store_other_metric(w: MetricVector[L_inf, Real]) -> MetricVector[L1, Real]:  # expect: w=len(w)
+    v = np.zeros(len(w))
+    v[:] = w
+    return v
+
+
+def store_data_in_real(d: Data) -> Real:  # expect: d=inf
+    v = np.zeros(3)
+    v[0] = d
+    return v[0]
+
+
+def local_alias(x: Real) -> Real:  # expect: x=1
+    a = np.zeros(3)
+    b = a
+    b[0] = x
+    return np.sum(a)
+
+
+def in_place_add(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=1; w=1
+    acc = 1.0 * v
+    alias = acc
+    acc += w
+    return alias
+
+
+def parameter_store_keeps_value(x: MetricVector[L1, Real], z: Real) -> Real:  # expect: x=inf; z=inf; returns=unknown
+    x[0] = z  # E: DPS205
+    return np.sum(x)
+
+
+def divide_by_counter(x: Real) -> Real:  # expect: x=inf
+    s = 0.0
+    for i in range(1, 11):
+        s = s + x / i  # E: DPS305
+    return s
+
+
+def divide_by_branch(x: Real, flag: Static[bool]) -> Real:  # expect: x=inf; flag=static
+    return x / (1.0 if flag else 100.0)  # E: DPS305
+
+
+def clip_public(x: Real) -> Real:  # expect: x=5
+    return np.clip(0.0, 5.0, 10.0) * x
+
+
+def slice_mean(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/min(2, len(v))
+    return np.mean(v[0:2])
+
+
+def slice_tail_mean(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/(len(v) - 1)
+    return np.mean(v[1:])
+
+
+def vector_plus_matrix(m: MetricMatrix[L_inf, Real]) -> Real:  # expect: m=cols(m)*(rows(m) + 1)
+    return np.sum(m[0, :] + m)
+
+
+def zeros_matrix_plus_vector(v: MetricVector[L1, Real]) -> Real:  # expect: v=3
+    return np.sum(np.zeros((3, len(v))) + v)
+
+
+def maximum_of_rows(m: MetricMatrix[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=2
+    return np.maximum(m[0:2], m[1:3])
+
+
+def data_times_data(v: MetricVector[L1, Data], a: Data) -> MetricVector[L1, Data]:  # expect: v=1; a=len(v)
+    return v * a
+
+
+def and_returns_operand(flag: Bool, x: Real) -> Real:  # expect: flag=inf; x=1
+    return float(flag and x)
+
+
+def integer_and(i: Integer, j: Integer) -> Integer:  # expect: i=inf; j=5
+    return i and 5 * j
+
+
+def invert(i: Integer) -> Integer:  # expect: i=3
+    return ~(3 * i)
+
+
+def elementwise_compare(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
+    return np.linalg.norm((v > 0.5) * 1.0)
+
+
+def norm_of_data(d: Data) -> Real:  # expect: d=inf
+    return np.linalg.norm(d)
+
+
+def static_data_factor(c: Static[float], x: Real) -> Real:  # expect: c=static; x=abs(c)
+    return c * x
+
+
+def apply(f: Callable, x: Real) -> Real:  # expect: f=static; x=sens(f, 0)
+    return f(x)
+
+
+def apply_caller(x: Real, y: Real) -> Real:  # expect: x=1; y=inf
+    return apply(lambda t: t + y, x)
+
+
+def reduce_captures(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=inf; x=inf; returns=unknown
+    return functools.reduce(lambda a, e: a + e * x, v, 0.0)  # E: DPS203
+
+
+def make(x: Real):  # expect: x=0; returns=Callable
+    return lambda: x
+
+
+def escaped_closure(x: Real, y: Real) -> Real:  # expect: x=0; y=inf; returns=unknown
+    return make(y)()  # E: DPS203
+
+
+def stale_closure(x: Real) -> Real:  # expect: x=3
+    for _ in range(3):
+        f = lambda: x
+        x = x + 0 * f()
+    y = x
+    for _ in range(2):
+        y = y + x
+    return y
+
+
+def with_default(x: Real, c: Static[float] = 2.0) -> Real:  # expect: x=abs(c); c=static
+    return c * x
+
+
+def default_caller(y: Real) -> Real:  # expect: y=2
+    return with_default(y)
+
+
+def shrinking(x: Real, n: Integer, c: Static[float]) -> Real:  # expect: x=1; n=inf; c=static; assumes=abs(c) <= 1
+    for _ in range(n):
+        x = c * x
+    return x
+
+
+def shrinking_caller(x: Real, n: Integer) -> Real:  # expect: x=inf; n=inf
+    return shrinking(x, n, 3.0)  # E: DPS306
+
+
+def copy_into(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=inf; w=inf; returns=unknown
+    np.copyto(v, w)  # E: DPS203
+    return np.sum(v)
+
+
+def step_range(x: Real) -> Real:  # expect: x=32
+    for _ in range(0, 10, 2):
+        x = 2 * x
+    return x
+
+
+def tuple_out_of_range(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    t = (x, x)
+    return t[5]  # E: DPS301
+
+
+def static_vector(v: Static[MetricVector[L1, Real]], x: Real) -> Real:  # expect: v=static; x=1
+    return x + v[0]
+
+
+def relu(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=1
+    return np.maximum(v, 0.0)
+
+
+def row_loop(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=rows(m)
+    acc = np.zeros(cols(m))
+    for r in m:
+        acc = acc + r
+    return acc
