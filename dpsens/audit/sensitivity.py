@@ -35,6 +35,17 @@ class Outcome:
     worst_ratio: dict[str, float]
 
 
+def holds(condition: str, statics: Mapping[str, float],
+          dims: Mapping[str, Mapping[str, int]]) -> bool:
+    """Whether a reported assumption is true at bound statics and dimensions."""
+    for op in ("==", "<=", ">=", "<", ">"):
+        left, found, right = condition.partition(f" {op} ")
+        if found:
+            a, b = evaluate(left, statics, dims), evaluate(right, statics, dims)
+            return {"==": a == b, "<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b}[op]
+    return True
+
+
 def evaluate(text: str, statics: Mapping[str, float], dims: Mapping[str, Mapping[str, int]]) -> float:
     """The numeric value of a report expression at bound statics and dimensions."""
     import sympy as sp
@@ -66,7 +77,8 @@ def audit_function(function: Callable[..., Any], report: Mapping[str, Any],
     for trial in range(trials):
         n, d = SHAPES[trial % len(SHAPES)]
         args = _arguments(function, metrics, statics, n, d, rng)  # type: ignore[arg-type]
-        if args is None:
+        if args is None or not all(holds(c, statics, _dims(metrics, args))  # type: ignore[arg-type]
+                                   for c in report["assumptions"]):
             continue
         for param in params:
             name = param["name"]
@@ -93,7 +105,10 @@ def _compare(function: Callable[..., Any], args: dict[str, Any], statics: Mappin
         fb = function(**{**args, name: b}, **statics)
     except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError):
         return
-    d_out = neighbours.measure(out_metric, fa, fb)
+    try:
+        d_out = neighbours.measure(out_metric, fa, fb)
+    except (ValueError, TypeError):
+        return  # NaN or a shape the declared metric does not describe: not a point to compare
     ratio = d_out / d_in
     outcome.worst_ratio[name] = max(outcome.worst_ratio[name], ratio)
     if d_out > claimed * d_in * (1 + TOLERANCE) + TOLERANCE:

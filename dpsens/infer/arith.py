@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Sequence
 
 import sympy as sp
@@ -69,27 +70,74 @@ def result_type_of(op: str, operands: Sequence[Value]) -> T.Type:
     normed = [v.type for v in sensitive if isinstance(v.type, (T.Vector, T.Matrix))]
     norm = normed[0].norm if normed else getattr(shaped.type, "norm", "L1")
     t = shaped.type
+    same_rank = [v.type for v in operands if type(v.type) is type(t)]
     if isinstance(t, T.Matrix):
-        return T.Matrix(norm, kind, t.rows, t.cols)
+        rows = _broadcast([m.rows for m in same_rank])  # type: ignore[attr-defined]
+        return T.Matrix(norm, kind, rows, _broadcast([m.cols for m in same_rank]))  # type: ignore[attr-defined]
     if isinstance(t, T.Vector):
-        return T.Vector(norm, kind, t.length)
+        return T.Vector(norm, kind, _broadcast([v.length for v in same_rank]))  # type: ignore[attr-defined]
     return T.Scalar(kind)
+
+
+def unify_sizes(operands: Sequence[Value], assume: Callable[[E.Expr], None]) -> list[Value]:
+    """Operands of one rank whose sizes are not known to match are assumed to match.
+
+    numpy would broadcast a size-1 axis instead; the assumption says the bound
+    relies on the sizes being equal (without it, such an operand could move
+    every entry).
+    """
+    out = list(operands)
+    for rank in (T.Vector, T.Matrix):
+        members = [i for i, v in enumerate(out) if isinstance(v.type, rank)]
+        if len(members) < 2:
+            continue
+        first = out[members[0]].type
+        for i in members[1:]:
+            t = out[i].type
+            mapping = {}
+            for axis in ("length", "rows", "cols"):
+                mine, theirs = getattr(t, axis, None), getattr(first, axis, None)
+                if mine is not None and theirs is not None and mine != theirs:
+                    if sp.simplify(mine - theirs) != 0:
+                        assume(sp.Eq(mine, theirs))
+                    mapping[axis] = theirs
+            if mapping:
+                out[i] = Value(replace(t, **mapping), out[i].ctx, out[i].exact, out[i].bound,
+                               out[i].parts)
+    return out
+
+
+def _broadcast(sizes: list[E.Expr]) -> E.Expr:
+    """The size of a broadcast axis: a size-1 axis stretches to the other's size."""
+    result = sizes[0]
+    for size in sizes[1:]:
+        result = E.smax(result, size)
+    return result
 
 
 def embed_factor(source: T.Type, target: T.Type) -> E.Expr:
     """Sensitivity of using an operand of type source, broadcast, as a value of type target."""
     n = getattr(target, "length", None) or getattr(target, "cols", E.ONE)
     if isinstance(target, T.Matrix):
-        per_row = embed_factor(source, T.Vector(target.norm, target.elem, target.cols)) \
-            if not isinstance(source, T.Matrix) else E.ONE
         if isinstance(source, T.Matrix):
-            return T.norm_factor(source.norm, target.norm, target.cols)
+            factor = _stretched(source.norm, target.norm, source.cols, target.cols)
+            # Rows broadcast from a single row move every row.
+            return factor if source.rows == target.rows else E.mul(target.rows, factor)
+        per_row = embed_factor(source, T.Vector(target.norm, target.elem, target.cols))
         return E.mul(target.rows, per_row)  # the same scalar or row moves every row
     if isinstance(target, T.Vector):
         if isinstance(source, T.Vector):
-            return T.norm_factor(source.norm, target.norm, n)
+            return _stretched(source.norm, target.norm, source.length, n)
         return T.norm_factor("L_inf", target.norm, n)  # a scalar moves all n entries
     return E.ONE
+
+
+def _stretched(source: str, target: str, size: E.Expr, full: E.Expr) -> E.Expr:
+    """Re-measuring n entries in another norm; a size that may be 1 may broadcast."""
+    factor = T.norm_factor(source, target, full)
+    if size == full:
+        return factor
+    return E.smax(factor, T.norm_factor("L_inf", target, full))
 
 
 def _static(op: str, a: Value, b: Value, result_type: T.Type) -> Value:

@@ -36,7 +36,7 @@ class CallRules:
         label = ir.dotted_name(e.func) or "call"
         if qualified and not qualified.startswith("builtins."):
             label = qualified
-        if not self._analyzable(callee):
+        if not self._analyzable(callee) or "out" in keywords:
             return self._unknown_call(e, callee, args, keywords, label)
         return self.call_value(callee, args, keywords, e.span, label)
 
@@ -134,8 +134,12 @@ class CallRules:
         except BindError as error:
             self.report(span, "DPS303", f"call {error}")
             return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
-        child = scope.child()
+        # Python closures read their enclosing function's variables when called:
+        # in the same activation those are this analysis's current values.
+        child = (self if scope.frame is self.frame else scope).child()
         child.ledger, child.shared = self.ledger, self.shared  # spends happen where it is called
+        if isinstance(node, ir.Function):
+            child.frame = child
         for param in node.params:
             value = bound[param.name]
             child.env[param.name] = value if value is not None else child.expr(param.default)

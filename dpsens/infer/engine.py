@@ -60,6 +60,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         self.env: Env = {}
         self.assumptions: list[E.Expr] = []  # sympy relations, substituted at call sites
         self.shared = _Shared()
+        self.frame: object = self  # the function activation whose variables closures see
         self.ledger = Ledger()  # what mechanisms charged, in program order
         self.function_span = Span(0, 0, 0, 0)
 
@@ -140,7 +141,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if isinstance(e, ir.Attribute):
             return self.attribute(e)
         if isinstance(e, ir.BinOp):
-            left, right = self.expr(e.left), self.expr(e.right)
+            left, right = arith.unify_sizes([self.expr(e.left), self.expr(e.right)], self.assume)
             return arith.binary(e.op, left, right, self._reporter(e.span))
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)
@@ -150,7 +151,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 return arith.invert(operand)
             return Value(T.BOOL, arith.truth(operand))
         if isinstance(e, ir.Compare):
-            return arith.compare(self.expr(e.left), self.expr(e.right))
+            return arith.compare(*arith.unify_sizes([self.expr(e.left), self.expr(e.right)],
+                                                    self.assume))
         if isinstance(e, ir.BoolOp):
             return arith.boolean(e.op, [self.expr(v) for v in e.values])
         if isinstance(e, ir.IfExp):

@@ -32,6 +32,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     if iteration is None or _contains_return(s.body):
         if iteration is not None:
             a.report(s.span, "DPS201", "return inside a loop is not supported")
+        if _contains_return(s.body):
             a.poisoned = True
         for name in assigned | _target_names(s.target):
             a.env[name] = unknown(a.tracked())

@@ -34,6 +34,7 @@ class StatementRules:
         nested.env = dict(self.env)
         nested.assumptions = self.assumptions
         nested.shared = self.shared
+        nested.frame = self.frame
         nested.ledger = self.ledger
         return nested
 
@@ -132,7 +133,7 @@ class StatementRules:
             return
         name = statement.target.id
         current = self.lookup(name, statement.target.span)
-        operand = self.expr(statement.value)
+        current, operand = arith.unify_sizes([current, self.expr(statement.value)], self.assume)
         new = arith.binary(statement.op, current, operand, self._reporter(statement.span))
         if not self.mutate_in_place(name, new, statement.span):
             self.env[name] = new

@@ -110,6 +110,7 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
     left, right = bound["a"], bound["b"]
     assert left is not None and right is not None
+    left, right = arith.unify_sizes([left, right], a.assume)
     result_type = arith.result_type_of("+", [left, right])
     single = isinstance(result_type, T.Scalar) or (
         isinstance(result_type, T.Vector) and result_type.norm == "L_inf")

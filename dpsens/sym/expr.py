@@ -185,6 +185,9 @@ class _Printer(StrPrinter):
     def _print_Abs(self, expr: sp.Expr) -> str:
         return f"abs({self._print(expr.args[0])})"
 
+    def _print_Equality(self, expr: sp.Expr) -> str:
+        return f"{self._print(expr.lhs)} == {self._print(expr.rhs)}"
+
     def _print_Max(self, expr: sp.Expr) -> str:
         return "max(" + ", ".join(self._print(a) for a in _sorted(expr.args)) + ")"
 

@@ -40,7 +40,7 @@ def local_alias(x: Real) -> Real:  # expect: x=1
     return np.sum(a)
 
 
-def in_place_add(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=1; w=1
+def in_place_add(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=1; w=1; assumes=len(w) == len(v)
     acc = 1.0 * v
     alias = acc
     acc += w
@@ -83,7 +83,7 @@ def zeros_matrix_plus_vector(v: MetricVector[L1, Real]) -> Real:  # expect: v=3
     return np.sum(np.zeros((3, len(v))) + v)
 
 
-def maximum_of_rows(m: MetricMatrix[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=2
+def maximum_of_rows(m: MetricMatrix[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=2; assumes=min(3, rows(m)) - 1 == min(2, rows(m))
     return np.maximum(m[0:2], m[1:3])
 
 
@@ -192,3 +192,21 @@ def row_loop(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=
     for r in m:
         acc = acc + r
     return acc
+
+
+def closure_after_loop(x: Real, y: Real) -> Real:  # expect: x=3; y=1
+    for _ in range(3):
+        g = lambda: y
+        y = y + x
+    return g()
+
+
+def out_argument(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=inf; w=inf; returns=unknown
+    np.abs(w, out=v)  # E: DPS203
+    return np.sum(v)
+
+
+def return_in_stepped_loop(x: Real) -> Real:  # expect: x=inf
+    for _ in range(0, 10, 2):  # E: DPS201
+        return 5 * x
+    return 0.0

@@ -57,7 +57,7 @@ def alias_mutation(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns
     return np.sum(v)
 
 
-def local_mutation(v: MetricVector[L1, Real], x: Real) -> MetricVector[L1, Real]:  # expect: v=1; x=1
+def local_mutation(v: MetricVector[L1, Real], x: Real) -> MetricVector[L1, Real]:  # expect: v=1; x=1; assumes=min(3, len(v)) == 3
     w = 2 * np.zeros(3)
     w[0] = x
     return w + v[0:3]
