@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -101,8 +102,8 @@ def _compare(function: Callable[..., Any], args: dict[str, Any], statics: Mappin
     if d_in == 0:
         return
     try:
-        fa = function(**{**args, name: a}, **statics)
-        fb = function(**{**args, name: b}, **statics)
+        fa = _quietly(function, {**args, name: a}, statics)
+        fb = _quietly(function, {**args, name: b}, statics)
     except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError):
         return
     try:
@@ -125,11 +126,19 @@ def _arguments(function: Callable[..., Any], metrics: Mapping[str, Metric],
         for name, length in zip(vectors, lengths):
             args[name] = neighbours.draw(metrics[name], length, d, rng)
         try:
-            function(**args, **statics)
+            _quietly(function, args, statics)
         except (ValueError, TypeError, IndexError):
             continue
         return args
     return None
+
+
+def _quietly(function: Callable[..., Any], args: Mapping[str, Any],
+             statics: Mapping[str, Any]) -> Any:
+    """Run the function without numpy's warnings (e.g. the mean of an empty slice is NaN)."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return function(**args, **statics)
 
 
 def _lengths(n: int, d: int) -> list[int]:
