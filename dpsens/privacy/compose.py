@@ -37,7 +37,7 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
     epsilon, delta = basic(history)
     best = Cost(epsilon, delta, "sequential" if not _has_loop(history) else "basic")
     if not _numeric(epsilon) or E.is_inf(epsilon) or E.is_zero(epsilon):
-        return best
+        return _symbolic_zcdp(history, delta_prime) or best
     candidates = [_advanced(history, delta_prime), _zcdp(history, delta_prime)]
     candidates += _dp_accounting(history, delta_prime)
     for candidate in candidates:
@@ -169,6 +169,40 @@ def _rho(history: tuple[VarItem, ...]) -> float | None:
         else:
             return None
     return total
+
+
+def _symbolic_rho(history: tuple[VarItem, ...]) -> E.Expr | None:
+    """Total ρ of a history made only of zCDP-native charges (symbolic counts allowed)."""
+    total = E.ZERO
+    for item in history:
+        if isinstance(item, Charge) and item.native_zcdp and item.rho is not None:
+            total = E.add(total, item.rho)
+        elif isinstance(item, VarLoop):
+            inner = _symbolic_rho(item.body)
+            if inner is None:
+                return None
+            total = E.add(total, E.mul(item.count, inner))
+        elif isinstance(item, VarChoice):
+            parts = [_symbolic_rho(b) for b in item.branches]
+            if parts[0] is None or parts[1] is None:
+                return None
+            total = E.add(total, E.smax(parts[0], parts[1]))
+        else:
+            return None
+    return total
+
+
+def _symbolic_zcdp(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
+    """For Gaussian (zCDP) histories: ρ adds up, then ρ + 2√(ρ ln(1/δ')) (Bun–Steinke Prop 1.3).
+
+    Basic composition charges every step its own (ε, δ'); one conversion of the
+    total ρ is smaller in ε and in δ for any number of steps, so it wins.
+    """
+    rho = _symbolic_rho(history)
+    if rho is None or E.is_zero(rho) or E.is_inf(rho):
+        return None
+    epsilon = rho + 2 * sp.sqrt(rho * sp.log(1 / E.number(delta_prime)))
+    return Cost(epsilon, E.number(delta_prime), "zcdp")
 
 
 def _zcdp(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:

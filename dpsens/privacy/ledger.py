@@ -22,7 +22,7 @@ class Charge:
     rho: E.Expr | None = None  # zCDP parameter (Gaussian: r²/(2σ²); pure ε: ε²/2)
     gaussian: E.Expr | None = None  # noise multiplier σ/r, for RDP and PLD
     laplace: E.Expr | None = None  # Laplace scale over sensitivity b/r, for PLD
-    mechanism: int = -1  # index into the function's mechanism trace
+    native_zcdp: bool = False  # the mechanism is defined by its ρ (its (ε, δ) is derived)
 
 
 @dataclass(frozen=True)

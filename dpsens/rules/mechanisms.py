@@ -204,7 +204,8 @@ def gaussian_zcdp(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
             # As (ε, δ'): ρ + 2√(ρ ln(1/δ')) (Bun–Steinke); the zCDP accountant does better.
             epsilon = spent + 2 * sp.sqrt(spent * sp.log(1 / delta_prime))
             charges[variable] = charges.get(variable, ()) + (
-                L.Charge(epsilon, delta_prime, rho=spent, gaussian=E.div(sigma, r)),)
+                L.Charge(epsilon, delta_prime, rho=spent, gaussian=E.div(sigma, r),
+                         native_zcdp=True),)
     sigma_text = "inf" if s is None or rho is None else E.render(E.div(s, E.sqrt(2 * rho)))
     entry = {"kind": "gaussian_zcdp", "sensitivity": _show(s), "rho": _show(rho), "scale": sigma_text,
              "beta": E.render(E.number(a.program.options.beta))}
