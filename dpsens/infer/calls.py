@@ -138,6 +138,7 @@ class CallRules:
         # in the same activation those are this analysis's current values.
         child = (self if scope.frame is self.frame else scope).child()
         child.ledger, child.shared = self.ledger, self.shared  # spends happen where it is called
+        child.foreign = {p.name for p in node.params}
         if isinstance(node, ir.Function):
             child.frame = child
         for param in node.params:
@@ -193,4 +194,6 @@ class CallRules:
         if isinstance(base, ir.Name) and base.id in self.env:
             # The method may mutate its receiver in place.
             self.env[base.id] = unknown(C.add(receiver.ctx, C.total(a.ctx for a in args)))
+            if self.owned_elsewhere(self.alias_group(base.id)[0]):
+                self.poisoned = True  # a caller's array may have changed
         return unknown(C.total(a.ctx for a in (*args, *keywords.values())))

@@ -61,6 +61,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         self.assumptions: list[E.Expr] = []  # sympy relations, substituted at call sites
         self.shared = _Shared()
         self.frame: object = self  # the function activation whose variables closures see
+        self.foreign: set[str] = set()  # parameters of an inline-analyzed callee (caller's arrays)
         self.ledger = Ledger()  # what mechanisms charged, in program order
         self.function_span = Span(0, 0, 0, 0)
 

@@ -48,7 +48,7 @@ class MutationRules:
             self.report(target.span, "DPS205", "assignment to an element of an unknown object")
             return
         root, group = self.alias_group(base)
-        if root in self.var_types:
+        if self.owned_elsewhere(root):
             self._parameter_mutated(target.span, root, group, value.ctx)
             return
         added = self._store_ctx(target.target, self.env[base], value)
@@ -61,7 +61,7 @@ class MutationRules:
         if not isinstance(self.env.get(name, Value(T.REAL)).type, (T.Vector, T.Matrix)):
             return False
         root, group = self.alias_group(name)
-        if root in self.var_types:
+        if self.owned_elsewhere(root):
             self._parameter_mutated(span, root, group, new.ctx)
             return True
         for member in group:
@@ -73,9 +73,16 @@ class MutationRules:
                 self.env[member] = Value(old.type, C.add(old.ctx, new.ctx))
         return True
 
+    def owned_elsewhere(self: Analysis, root: str) -> bool:
+        """The array belongs to a caller: a parameter of this function or of an inline call."""
+        return root in self.var_types or root in self.foreign
+
     def _parameter_mutated(self: Analysis, span: ir.Span, root: str, group: set[str],
                            stored: C.Context) -> None:
         self.report(span, "DPS205", f"parameter '{root}' is mutated in place")
+        if root in self.foreign:
+            # The caller's array changes too, and it is not tracked here.
+            self.poisoned = True
         for name in group:
             self.env[name] = unknown(C.total([self.env[name].ctx, stored, C.single(root)]))
 

@@ -35,6 +35,7 @@ class StatementRules:
         nested.assumptions = self.assumptions
         nested.shared = self.shared
         nested.frame = self.frame
+        nested.foreign = self.foreign
         nested.ledger = self.ledger
         return nested
 

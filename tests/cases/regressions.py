@@ -210,3 +210,32 @@ def return_in_stepped_loop(x: Real) -> Real:  # expect: x=inf
     for _ in range(0, 10, 2):  # E: DPS201
         return 5 * x
     return 0.0
+
+
+def store_into(v, z):  # E: DPS103
+    v[0] = z  # E: DPS205
+
+
+def helper_mutates_caller(x: MetricVector[L1, Real], z: Real) -> Real:  # expect: x=inf; z=inf
+    y = 1.0 * x
+    store_into(y, z)
+    return np.sum(y)
+
+
+def add_into(v, w):  # E: DPS103
+    v += w  # E: DPS205
+
+
+def helper_adds_in_place(x: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: x=inf; w=inf
+    y = 1.0 * x
+    add_into(y, w)
+    return np.sum(y)
+
+
+def branch_alias(x: MetricVector[L1, Real], z: Real, flag: Static[bool]) -> Real:  # expect: x=inf; z=inf; flag=static; returns=unknown
+    if flag:
+        y = x
+    else:
+        y = x
+    y[0] = z  # E: DPS205
+    return np.sum(x)
