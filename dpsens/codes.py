@@ -223,3 +223,10 @@ _register(
     "AboveThreshold's guarantee assumes 1-sensitive queries; the data costs (inf, inf).",
     "above_threshold((lambda d: 2 * count(p, d),), eps, data, 10.0)",
 )
+_register(
+    "DPS405", "privacy-in-builtin-function", "error",
+    "A function given to a builtin (a utility, a query, an accumulator) spends privacy "
+    "in a way dpsens cannot attribute to rows.",
+    "Without knowing how often and on what data it runs, its cost is unbounded.",
+    "fold(lambda acc, r: acc + laplace_mechanism(1, eps, acc), 0.0, m)",
+)

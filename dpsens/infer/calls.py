@@ -166,11 +166,37 @@ class CallRules:
         return Value(T.REAL, ctx)
 
     def function_sensitivity(self: Analysis, function: Value, arg_types: Sequence[T.Type],
-                             span: ir.Span) -> tuple[list[E.Expr], Value]:
-        """Per-position sensitivities of a function value, and its result (other ctx = captures)."""
+                             span: ir.Span, sources: Sequence[C.Context | None] = (),
+                             repetitions: E.Expr | None = None) -> tuple[list[E.Expr], Value]:
+        """Per-position sensitivities of a function value, and its result (other ctx = captures).
+
+        A builtin that applies the function once per row passes ``sources`` (the
+        context each argument comes from) and the number of applications: privacy
+        spent on an argument is then paid once by its source (each row is used by
+        one application: parallel composition), and privacy spent on captured
+        values once per application.
+        """
+        from dpsens.privacy.ledger import Ledger, Loop, retarget
+
         names = [self.fresh_variable("arg", t) for t in arg_types]
         args = [Value(t, C.single(n)) for t, n in zip(arg_types, names)]
-        result = self.call_value(function, args, {}, span, "function argument")
+        outer, self.ledger = self.ledger, Ledger()
+        try:
+            result = self.call_value(function, args, {}, span, "function argument")
+            spent = self.ledger.items
+        finally:
+            self.ledger = outer
+        if spent:
+            per_argument = {n: dict(src) for n, src in zip(names, sources) if src is not None}
+            if repetitions is None or len(per_argument) < len(names):
+                self.report(span, "DPS405", "privacy is spent inside a function this builtin "
+                            "applies an unknown number of times to unknown data")
+                per_argument = {n: dict(C.blow_up(self.tracked())) for n in names}
+                repetitions = E.INF
+            self.ledger.items.extend(retarget(spent, per_argument))
+            others = [i for i in _without(spent, set(names)) if i is not None]
+            if others:
+                self.ledger.items.append(Loop(repetitions, tuple(others)))
         sensitivities = [result.ctx.get(n, E.ZERO) for n in names]
         captured = {k: v for k, v in result.ctx.items() if k not in names}
         return sensitivities, result.with_ctx(captured)
@@ -197,3 +223,10 @@ class CallRules:
             if self.owned_elsewhere(self.alias_group(base.id)[0]):
                 self.poisoned = True  # a caller's array may have changed
         return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+
+
+def _without(items: object, variables: set[str]) -> list[object]:
+    """Ledger items without the charges of some variables."""
+    from dpsens.infer.privacy import _drop
+
+    return [_drop(item, variables) for item in items]  # type: ignore[attr-defined]

@@ -48,7 +48,7 @@ def map_rows(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if found is None:
         return unknown(m.ctx)
     element_type, count = found
-    (s,), result = a.function_sensitivity(f, [element_type], span)  # type: ignore[arg-type]
+    (s,), result = a.function_sensitivity(f, [element_type], span, [m.ctx], count)  # type: ignore[arg-type]
     r = result.type
     if isinstance(m.type, T.Vector):
         # Entry i of the output moves by s·d_i + t; the output keeps m's norm.
@@ -79,7 +79,8 @@ def fold(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     element_type, count = found
     accumulator = init.type
     for _ in range(2):
-        (s2, s1), result = a.function_sensitivity(f, [accumulator, element_type], span)  # type: ignore[arg-type]
+        (s2, s1), result = a.function_sensitivity(  # type: ignore[arg-type]
+            f, [accumulator, element_type], span, [None, m.ctx], count)
         joined = join_types(accumulator, result.type)
         if joined == accumulator:
             break
@@ -103,7 +104,7 @@ def count(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if found is None:
         return unknown(v.ctx)
     element_type, n = found
-    _, result = a.function_sensitivity(pred, [element_type], span)  # type: ignore[arg-type]
+    _, result = a.function_sensitivity(pred, [element_type], span, [v.ctx], n)  # type: ignore[arg-type]
     t = v.type
     assert isinstance(t, (T.Vector, T.Matrix))
     if t.elem == "Real":

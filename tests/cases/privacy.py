@@ -3,7 +3,7 @@
 import numpy as np
 
 from dpsens import (
-    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip,
+    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, fold, map_rows,
     gaussian_mechanism, gaussian_mechanism_zcdp, laplace_mechanism, norm_convert,
     randomized_response, report_noisy_max, sample, undisc_container,
 )
@@ -101,3 +101,15 @@ def noisy_max(scores: MetricVector[L_inf, Real]) -> Priv[int]:  # expect: scores
 
 def mechanism_outside_privacy(x: Real) -> Real:  # expect: x=inf; returns=unknown
     return laplace_mechanism(1.0, 1.0, x)  # E: DPS302
+
+
+def noisy_rows(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: data=(eps, 0); eps=static; accounting=sequential; assumes=eps > 0
+    return map_rows(lambda r: laplace_mechanism(1.0, eps, np.clip(r[0], 0.0, 1.0)), data)
+
+
+def noisy_rows_capture(data: MetricMatrix[L_inf, Data], x: Real, eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: data=(0, 0); x=(eps*rows(data), 0); eps=static; accounting=basic; assumes=eps > 0
+    return map_rows(lambda r: laplace_mechanism(1.0, eps, x), data)
+
+
+def noisy_fold(v: MetricVector[L1, Real], eps: Static[float]) -> Priv[Real]:  # expect: v=(inf, 0); eps=static; accounting=sequential; assumes=eps > 0
+    return fold(lambda acc, e: acc + laplace_mechanism(1.0, eps, acc), 0.0, v)  # E: DPS405
