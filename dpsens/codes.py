@@ -230,3 +230,11 @@ _register(
     "Without knowing how often and on what data it runs, its cost is unbounded.",
     "fold(lambda acc, r: acc + laplace_mechanism(1, eps, acc), 0.0, m)",
 )
+_register(
+    "DPS601", "analyzer-reads-data", "error",
+    "A function with Messages[...] parameters (an analyzer of the local or shuffle "
+    "model) also reads a sensitive parameter.",
+    "An analyzer only post-processes randomizer reports; reading raw data breaks the "
+    "model's guarantee (the function is reported as a sensitivity function of it).",
+    "def estimate(reports: Messages[Data], data: MetricMatrix[L_inf, Data]) -> Real: ...",
+)

@@ -15,7 +15,7 @@ import numpy.typing as npt
 __all__ = [
     "L1", "L2", "L_inf", "LInf", "Norm",
     "Real", "Integer", "Data", "Bool",
-    "Static", "Priv", "BlackBox",
+    "Static", "Priv", "BlackBox", "Local", "Messages",
     "MetricVector", "MetricMatrix", "ClippedVector", "ClippedMatrix",
     "PrivacyFunction",
 ]
@@ -74,6 +74,7 @@ Bool = Annotated[bool, _Marker("Bool")]
 
 Static = Annotated[_T, _Marker("Static")]
 Priv = Annotated[_T, _Marker("Priv")]
+Local = Annotated[_T, _Marker("Local")]  # a local randomizer of one record
 BlackBox = Annotated[_T, _Marker("BlackBox")]
 
 _Arr = npt.NDArray[Any]
@@ -104,6 +105,13 @@ class _ClippedVectorTag(_TagBase, Generic[_C, _N, _E]):
 class _ClippedMatrixTag(_TagBase, Generic[_C, _N, _E]):
     """Phantom subclass of a matrix whose rows have norm at most 1 in C."""
 
+
+class _MessagesTag(_TagBase, Generic[_E]):
+    """Phantom subclass of the collected outputs of a local randomizer."""
+
+
+# The reports of local randomizers, one per user: public to an analyzer.
+Messages = Annotated[Union[_Arr, _MessagesTag[_E]], _Marker("Messages")]
 
 MetricVector = Annotated[Union[_Arr, _VectorTag[_N, _E]], _Marker("MetricVector")]
 MetricMatrix = Annotated[Union[_Arr, _MatrixTag[_N, _E]], _Marker("MetricMatrix")]

@@ -98,3 +98,19 @@ def sample(k: Static[int], m1: Any, m2: Any, rng: Static[Any] = ...) -> Any:
 @rule("parallel_fold_rows")
 def parallel_fold_rows(f: Any, init: Any, m1: Any, m2: Any) -> Any:
     """acc = f(acc, r1, r2) over disjoint rows: each row's cost is paid once."""
+
+# --- Local and shuffle models (docs/models.md) ---
+
+@rule("kary_randomized_response")
+def kary_randomized_response(eps: Static[float], value: Integer, k: Static[int],
+                             rng: Static[Any] = ...) -> Integer:
+    """k-ary randomized response: an eps-local randomizer of a discrete value."""
+
+@rule("local_laplace")
+def local_laplace(eps: Static[float], x: Any, lower: Static[float], upper: Static[float],
+                  rng: Static[Any] = ...) -> Real:
+    """x clamped into [lower, upper] plus Laplace((upper-lower)/eps): eps-local."""
+
+@rule("shuffle")
+def shuffle(randomizer: Any, data: Any, rng: Static[Any] = ...) -> Any:
+    """A local randomizer applied to every row, the reports uniformly permuted."""

@@ -18,14 +18,15 @@ _SCALARS = {
     "builtins.bool": "Bool",
 }
 _NORMS = {"dpsens.L1": "L1", "dpsens.L2": "L2", "dpsens.L_inf": "L_inf", "dpsens.LInf": "L_inf"}
-_WRAPPERS = {"dpsens.Static": "static", "dpsens.Priv": "priv", "dpsens.BlackBox": "black_box"}
+_WRAPPERS = {"dpsens.Static": "static", "dpsens.Priv": "priv", "dpsens.BlackBox": "black_box",
+             "dpsens.Local": "local"}
 _CONTAINERS = {
     "dpsens.MetricVector": (2, "vector"), "dpsens.MetricMatrix": (2, "matrix"),
     "dpsens.ClippedVector": (3, "vector"), "dpsens.ClippedMatrix": (3, "matrix"),
 }
 _CALLABLES = {"typing.Callable", "collections.abc.Callable"}
 VOCABULARY = {*(n for n in _SCALARS if n.startswith("dpsens.")), *_NORMS, *_WRAPPERS, *_CONTAINERS,
-              "dpsens.PrivacyFunction", "dpsens.Norm"}
+              "dpsens.PrivacyFunction", "dpsens.Norm", "dpsens.Messages"}
 
 
 @dataclass
@@ -38,6 +39,8 @@ class Annotation:
     priv: bool = False
     black_box: bool = False
     callable_kind: str | None = None  # "sensitivity" | "privacy" for function parameters
+    messages: bool = False  # the collected reports of a local randomizer (public)
+    local: bool = False  # -> Local[T]: a local randomizer of one record
     bound: float | None = None  # a configured value for a static parameter
     problems: list[tuple[Span, str, str]] = field(default_factory=list)  # span, code, message
 
@@ -52,7 +55,7 @@ class AnnotationResolver:
 
     def resolve(self, expr: ir.Expr) -> Annotation:
         """The annotation for a parameter or return annotation."""
-        flags = {"static": False, "priv": False, "black_box": False}
+        flags = {"static": False, "priv": False, "black_box": False, "local": False}
         while isinstance(expr, ir.Subscript) and self.qualify(expr.value) in _WRAPPERS:
             flags[_WRAPPERS[self.qualify(expr.value) or ""]] = True
             if len(expr.index) != 1 or isinstance(expr.index[0], ir.Slice):
@@ -68,6 +71,13 @@ class AnnotationResolver:
             return Annotation(T.Opaque("PrivacyFunction"), "PrivacyFunction", callable_kind="privacy",
                               problems=self.problems, **flags)
         base = self.qualify(expr.value) if isinstance(expr, ir.Subscript) else name
+        if base == "dpsens.Messages" and isinstance(expr, ir.Subscript) and len(expr.index) == 1:
+            element = _SCALARS.get(self.qualify(expr.index[0]) or "")  # type: ignore[arg-type]
+            if element is not None:
+                vector = T.Vector("L1", element, E.dimension("len", self.owner))
+                return Annotation(vector, f"Messages[{element}]", messages=True,
+                                  problems=self.problems, **flags)
+            self._problem(expr, "DPS102", "Messages takes one element type (Real, Integer, Data, Bool)")
         if base in _CALLABLES:
             text = "Callable"
             return Annotation(T.Opaque("Callable"), text, callable_kind="sensitivity",

@@ -145,7 +145,7 @@ class CallSite:
         if isinstance(ret_type, T.Callable_) or not self.conditions_hold():
             # A returned closure would be analyzed in the callee's variables.
             return unknown(everything)
-        if self.summary.kind == "privacy":
+        if self.summary.kind in ("privacy", "local_randomizer"):
             return self.caller.privacy_call(self.summary, self.values, self.span, ret_type,
                                             self.mapping, self.factors)
         whole = self.context({p.name: p.sensitivity for p in self.summary.params})

@@ -67,7 +67,8 @@ class PrivacyRules:
             for variable, r in value.ctx.items():
                 charges.setdefault(variable, []).extend(L.in_group(history, E.mul(factor, r)))
         self.spend(span, {v: tuple(h) for v, h in charges.items()},
-                   {"kind": "call", "function": summary.qualname})
+                   {"kind": "call", "function": summary.qualname,
+                    "mechanisms": _instantiate(summary.mechanisms, mapping or {})})
         return Value(result_type)
 
     def privacy_parameter_call(self: Analysis, name: str, args: Sequence[Value],
@@ -140,6 +141,26 @@ class PrivacyRules:
                 methods.add(cost.method)
         summary.accounting = ", ".join(sorted(methods)) if methods else "none"
         summary.mechanisms = self.shared.trace
+
+
+def _instantiate(entries: list[dict[str, Any]], mapping: dict[E.Expr, E.Expr]) -> list[dict[str, Any]]:
+    """A callee's mechanism trace with the call's static values substituted."""
+    names = {str(k): v for k, v in mapping.items()}
+    out = []
+    for entry in entries:
+        copy: dict[str, Any] = {}
+        for key, value in entry.items():
+            if key == "mechanisms":
+                copy[key] = _instantiate(value, mapping)
+            elif isinstance(value, str) and key not in ("kind", "function", "bound") and names:
+                try:
+                    copy[key] = E.render(E.parse(value, dict(names)))  # type: ignore[arg-type]
+                except (SyntaxError, TypeError, ValueError, AttributeError):
+                    copy[key] = value
+            else:
+                copy[key] = value
+        out.append(copy)
+    return out
 
 
 def _product(counts: list[E.Expr]) -> E.Expr:

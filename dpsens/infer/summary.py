@@ -89,10 +89,10 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
                    program.options.bindings_for(function.qualname,
                                                 f"{module.name}.{function.qualname}"))
     returns = resolve_return(program, module, function)
-    kind = "privacy" if returns and returns.priv else "black_box" if returns and returns.black_box \
-        else "sensitivity"
-    var_types = {p.name: a.type for p, a in params if not a.static and a.callable_kind is None}
-    analysis = Analysis(program, module, function.qualname, var_types, privacy=kind == "privacy")
+    kind = _kind(program, module, params, returns)
+    var_types = {p.name: a.type for p, a in params
+                 if not (a.static or a.messages) and a.callable_kind is None}
+    analysis = Analysis(program, module, function.qualname, var_types, privacy=kind in PRIVATE)
     analysis.function_span = function.span
     for param, annotation in params:
         analysis.env[param.name] = _initial_value(param.name, annotation)
@@ -106,7 +106,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
     defaults = {p.name: Analysis(program, module, function.qualname, {}).expr(p.default)
                 for p in function.params if p.default is not None}
     summaries = [
-        ParamSummary(p.name, a.text, a.type, a.static or a.callable_kind is not None,
+        ParamSummary(p.name, a.text, a.type, a.static or a.messages or a.callable_kind is not None,
                      p.default is not None, callable_kind=a.callable_kind)
         for p, a in params
     ]
@@ -132,9 +132,29 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
     for param in summaries:
         if not param.static:
             param.sensitivity = result.ctx.get(param.name, E.ZERO)
-    if kind == "privacy":
+    if kind in PRIVATE:
         analysis.finish_privacy(summary, result)
     return summary
+
+
+PRIVATE = ("privacy", "local_randomizer")
+
+
+def _kind(program: Program, module: ir.Module, params: list[tuple[ir.Param, Annotation]],
+          returns: Annotation | None) -> str:
+    """sensitivity, privacy, local_randomizer, analyzer or black_box."""
+    if returns is not None and (returns.priv or returns.local):
+        return "local_randomizer" if returns.local else "privacy"
+    if returns is not None and returns.black_box:
+        return "black_box"
+    if any(a.messages for _, a in params):
+        for param, annotation in params:
+            if not (annotation.static or annotation.messages or annotation.callable_kind):
+                program.report(module, param.span, "DPS601", f"an analyzer may only read "
+                               f"randomizer reports (Messages[...]) and static values; "
+                               f"'{param.name}' is {annotation.text}")
+        return "analyzer"
+    return "sensitivity"
 
 
 def _bind(params: list[tuple[ir.Param, Annotation]], bindings: dict[str, float]
@@ -156,6 +176,8 @@ def _bind(params: list[tuple[ir.Param, Annotation]], bindings: dict[str, float]
 def _initial_value(name: str, annotation: Annotation) -> Value:
     if annotation.callable_kind is not None:
         return Value(T.Callable_(("parameter", name, annotation.callable_kind)))
+    if annotation.messages:
+        return Value(annotation.type)  # reports are public: post-processing is free
     if annotation.static:
         if not isinstance(annotation.type, T.Scalar):
             return Value(annotation.type)  # a public array or other value

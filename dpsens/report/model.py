@@ -25,7 +25,7 @@ def function_report(summary: Summary) -> dict[str, Any]:
     for param in summary.params:
         entry: dict[str, Any] = {"name": param.name, "type": param.text, "static": param.static}
         if not param.static:
-            if summary.kind == "privacy":
+            if summary.kind in ("privacy", "local_randomizer"):
                 entry["epsilon"] = E.render(param.epsilon)
                 entry["delta"] = E.render(param.delta)
             else:
@@ -36,7 +36,7 @@ def function_report(summary: Summary) -> dict[str, Any]:
         "kind": summary.kind, "params": params, "returns": summary.ret_text,
         "assumptions": list(summary.assumptions),
     }
-    if summary.kind == "privacy":
+    if summary.kind in ("privacy", "local_randomizer"):
         report["accounting"] = summary.accounting
         report["mechanisms"] = list(summary.mechanisms)
     return report

@@ -36,7 +36,8 @@ def _function(f: dict[str, Any]) -> list[str]:
     if f.get("accounting"):
         out.append(f"    accounting: {f['accounting']}")
     for m in f.get("mechanisms", []):
-        out.append("    mechanism: " + ", ".join(f"{k}={v}" for k, v in m.items()))
+        fields = ", ".join(f"{k}={v}" for k, v in m.items() if k != "mechanisms")
+        out.append("    mechanism: " + fields)
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from dpsens.rules import containers, higher_order, mechanisms, misc
+from dpsens.rules import containers, higher_order, local_model, mechanisms, misc
 
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
@@ -42,4 +42,7 @@ RULES: dict[str, SpecialRule] = {
     "randomized_response": mechanisms.randomized_response,
     "sample": mechanisms.sample,
     "parallel_fold_rows": mechanisms.parallel_fold_rows,
+    "kary_randomized_response": local_model.kary_randomized_response,
+    "local_laplace": local_model.local_laplace,
+    "shuffle": local_model.shuffle,
 }

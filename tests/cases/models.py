@@ -1,0 +1,48 @@
+"""Local and shuffle models: local randomizers, analyzers, amplification by shuffling."""
+
+import numpy as np
+
+from dpsens import (
+    Data, Integer, L1, L_inf, Local, Messages, MetricMatrix, MetricVector, Priv, Real, Static,
+    kary_randomized_response, local_laplace, map_rows, randomized_response, shuffle,
+)
+
+
+def rr(bit: Data, eps: Static[float]) -> Local[Data]:  # expect: bit=(eps, 0); eps=static; accounting=sequential; assumes=eps > 0
+    return randomized_response(eps, bit)
+
+
+def krr(value: Integer) -> Local[int]:  # expect: value=(3/2, 0); accounting=sequential
+    return kary_randomized_response(1.5, value, 5)
+
+
+def clamped_real(x: Real) -> Local[Real]:  # expect: x=(1, 0); accounting=sequential
+    return local_laplace(1.0, x, 0.0, 1.0)
+
+
+def clamped_data(x: Data) -> Local[Real]:  # expect: x=(1/2, 0); accounting=sequential
+    return local_laplace(0.5, x, -3.0, 3.0)
+
+
+def local_model(bits: MetricVector[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(1, 0); accounting=sequential
+    return map_rows(lambda b: rr(b, 1.0), bits)
+
+
+def shuffle_model(bits: MetricVector[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(log(1 + (1 - exp(-1))*(8*E/len(bits) + 8*exp(1/2)*sqrt(log(400000))/sqrt(len(bits)))/(1 + exp(-1)/(1 + 8*E/len(bits) + 8*exp(1/2)*sqrt(log(400000))/sqrt(len(bits))))), 1/100000); accounting=sequential; assumes=1 <= log(len(bits)/(16*log(400000)))
+    return shuffle(lambda b: rr(b, 1.0), bits)
+
+
+def shuffle_rows(m: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: m=(log(1 + (1 - exp(-1/2))*(8*exp(1/2)/rows(m) + 8*exp(1/4)*sqrt(log(400000))/sqrt(rows(m)))/(1 + exp(-1/2)/(1 + 8*exp(1/2)/rows(m) + 8*exp(1/4)*sqrt(log(400000))/sqrt(rows(m))))), 1/100000); accounting=sequential; assumes=1/2 <= log(rows(m)/(16*log(400000)))
+    return shuffle(lambda r: local_laplace(0.5, r[0], 0.0, 1.0), m)
+
+
+def leaky_randomizer(bits: MetricVector[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(inf, inf); accounting=sequential
+    return shuffle(lambda b: b, bits)  # E: DPS403
+
+
+def analyzer(reports: Messages[Data], eps: Static[float]) -> Real:  # expect: reports=static; eps=static
+    return float(np.sum(reports)) / len(reports)
+
+
+def cheating_analyzer(reports: Messages[Data], data: MetricVector[L1, Real]) -> Real:  # expect: reports=static; data=1  # E: DPS601
+    return float(np.sum(reports)) + float(np.sum(data))

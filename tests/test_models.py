@@ -1,0 +1,71 @@
+"""The shuffle model's central guarantee, and reported accuracy against real estimates."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dpsens.check import check_paths
+from dpsens.options import Options
+from dpsens.sym import expr as E
+
+
+def _function(name: str, bindings: tuple[tuple[str, float], ...] = ()) -> dict[str, Any]:
+    [file] = check_paths(["examples/local_model.py"], options=Options(bindings=bindings)).files
+    return next(f for f in file.functions if f["name"] == name)
+
+
+def fmt_closed_form(eps0: float, n: int, delta: float) -> float:
+    """Feldman–McMillan–Talwar's closed form as in the authors' reference analysis."""
+    a = 8 * math.sqrt(math.exp(eps0) * math.log(4 / delta) / n)
+    c = 8 * math.exp(eps0) / n
+    e = math.log(1 + a + c)
+    return math.log(1 + (1 - math.exp(-eps0)) / (1 + math.exp(-eps0 - e)) * (a + c))
+
+
+@pytest.mark.parametrize("n", [2000, 10**5])
+def test_shuffled_epsilon_matches_the_closed_form(n: int) -> None:
+    report = _function("shuffled_reports", (("shuffled_reports.len(values)", float(n)),))
+    [values] = report["params"]
+    assert float(values["epsilon"]) == pytest.approx(fmt_closed_form(2.0, n, 1e-5), rel=1e-5)
+    assert float(values["epsilon"]) >= fmt_closed_form(2.0, n, 1e-5)  # rounded up, never down
+    assert values["delta"] == "1/100000"
+
+
+def test_outside_the_valid_range_the_local_guarantee_is_reported() -> None:
+    # eps0 = 2 needs n >= 16 e^2 log(4/δ) ≈ 1,525; 1,000 users are too few.
+    report = _function("shuffled_reports", (("shuffled_reports.len(values)", 1000.0),))
+    [values] = report["params"]
+    assert (values["epsilon"], values["delta"]) == ("2", "0")
+    shuffle = next(m for m in report["mechanisms"] if m["kind"] == "shuffle")
+    assert shuffle["bound"].startswith("local")
+
+
+def test_symbolic_size_lists_the_validity_condition() -> None:
+    report = _function("shuffled_bits")
+    assert report["assumptions"] == ["1 <= log(len(bits)/(16*log(400000)))"]
+
+
+def test_local_model_pays_the_local_epsilon() -> None:
+    [values] = _function("local_reports")["params"]
+    assert (values["epsilon"], values["delta"]) == ("2", "0")
+
+
+def test_reported_accuracy_holds_for_the_shuffled_estimator() -> None:
+    from examples.local_model import frequencies, shuffled_reports
+
+    n = 2000
+    report = _function("shuffled_reports", (("shuffled_reports.len(values)", float(n)),))
+    shuffle = next(m for m in report["mechanisms"] if m["kind"] == "shuffle")
+    alpha, beta = float(E.parse(shuffle["alpha"], {})), float(E.parse(shuffle["beta"], {}))
+    rng = np.random.default_rng(7)
+    values = rng.integers(0, 4, size=n)
+    truth = np.bincount(values, minlength=4)
+    failures = sum(
+        bool(np.max(np.abs(frequencies(shuffled_reports(values), 2.0) - truth)) > alpha)
+        for _ in range(25))
+    assert failures <= 2  # beta = 5% of 25 runs, with room for sampling error
+    assert alpha < n / 4  # and the bound says something
