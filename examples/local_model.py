@@ -31,7 +31,8 @@ def local_reports(values: MetricVector[L_inf, Integer]) -> Priv[MetricVector[L1,
 
 def shuffled_reports(values: MetricVector[L_inf, Integer]) -> Priv[MetricVector[L1, Real]]:
     """The same reports, shuffled: amplified by hiding among the clones."""
-    return shuffle(lambda value: report_category(value, 2.0), values)
+    reports: npt.NDArray[np.float64] = shuffle(lambda value: report_category(value, 2.0), values)
+    return reports
 
 
 def frequencies(reports: Messages[Integer], eps: Static[float]) -> MetricVector[L1, Real]:
@@ -47,7 +48,8 @@ def report_bit(bit: Data, eps: Static[float]) -> Local[Data]:
 
 def shuffled_bits(bits: MetricVector[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:
     """Every user's randomized bit, shuffled."""
-    return shuffle(lambda bit: report_bit(bit, 1.0), bits)
+    reports: npt.NDArray[np.float64] = shuffle(lambda bit: report_bit(bit, 1.0), bits)
+    return reports
 
 
 def bit_sum(reports: Messages[Data], eps: Static[float]) -> Real:
