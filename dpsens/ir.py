@@ -276,6 +276,7 @@ class Function:
     body: tuple[Stmt, ...]
     unsupported_params: tuple[str, ...] = ()  # *args, **kwargs
     decorators: tuple[Expr, ...] = ()
+    line: int = 0  # the line of ``def`` (known without resolving positions)
 
 
 @dataclass(frozen=True)

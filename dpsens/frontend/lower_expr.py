@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ast
-from typing import Callable, Mapping
+from typing import Callable
 
 import libcst as cst
 
 from dpsens import ir
 from dpsens.diagnostics import NO_SPAN, Span
+from dpsens.frontend.positions import LazySpan, ModulePositions
 
 _BINARY = {
     cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/",
@@ -28,12 +29,15 @@ _CONSTANT_NAMES = {"True": True, "False": False, "None": None}
 class ExprLowerer:
     """Turns LibCST expression nodes into IR, using a node -> span map."""
 
-    def __init__(self, spans: Mapping[cst.CSTNode, Span]) -> None:
-        self.spans = spans
+    def __init__(self, positions: ModulePositions | None) -> None:
+        self.positions = positions
+        self.current_line = 0  # the line of the statement being lowered
 
     def span(self, node: cst.CSTNode) -> Span:
-        """The span of a node (NO_SPAN for synthesized nodes)."""
-        return self.spans.get(node, NO_SPAN)
+        """The (lazily resolved) span of a node; NO_SPAN when positions are not tracked."""
+        if self.positions is None:
+            return NO_SPAN
+        return LazySpan(node, self.positions, self.current_line)  # type: ignore[return-value]
 
     def lower(self, node: cst.BaseExpression) -> ir.Expr:
         """Lower one expression; constructs outside the subset become Unsupported."""

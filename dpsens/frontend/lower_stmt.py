@@ -21,6 +21,8 @@ _UNSUPPORTED_STATEMENTS = {
 class StmtLowerer(ExprLowerer):
     """Turns LibCST statements into IR statements."""
 
+    lines: dict[cst.CSTNode, int] = {}  # statement -> line, when known
+
     def function(self, node: cst.FunctionDef, prefix: str) -> ir.Function:
         """Lower a def; ``prefix`` is the qualified name of the enclosing scope."""
         qualname = f"{prefix}.{node.name.value}" if prefix else node.name.value
@@ -60,7 +62,12 @@ class StmtLowerer(ExprLowerer):
     def statement(self, node: cst.CSTNode, scope: str) -> list[ir.Stmt]:
         """Lower one statement (a simple line may hold several)."""
         if isinstance(node, cst.SimpleStatementLine):
-            return [self.small(part) for part in node.body]
+            out = []
+            for part in node.body:
+                self.current_line = self.lines.get(part, self.current_line)
+                out.append(self.small(part))
+            return out
+        self.current_line = self.lines.get(node, self.current_line)
         if isinstance(node, cst.If):
             return [self._if(node, scope)]
         if isinstance(node, cst.For):

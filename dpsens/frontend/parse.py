@@ -6,14 +6,15 @@ import ast
 import io
 import re
 import tokenize
+from dataclasses import replace
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from dpsens import ir
 from dpsens.diagnostics import Diagnostic, Span
 from dpsens.frontend.lower_stmt import StmtLowerer
+from dpsens.frontend.positions import ModulePositions, statement_lines
 
 _SUPPRESSION = re.compile(r"#\s*dpsens:\s*ignore\[([A-Za-z0-9_,\s]+)\]")
 
@@ -50,13 +51,9 @@ def parse_module(text: str, display: str, name: str) -> tuple[ir.Module | None, 
         return None, [_syntax_error(text, display, error)]
     except RecursionError:
         return None, [Diagnostic(display, 1, 1, "DPS004", "file is nested too deeply to parse")]
-    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    spans = {
-        node: Span(r.start.line, r.start.column, r.end.line, r.end.column)
-        for node, r in positions.items()
-    }
-    return _ModuleLowerer(spans, name, display).module(tree, text), []
+    lowerer = _ModuleLowerer(ModulePositions(tree), name, display)
+    lowerer.lines = statement_lines(tree, text)
+    return lowerer.module(tree, text), []
 
 
 def _syntax_error(text: str, display: str, error: cst.ParserSyntaxError) -> Diagnostic:
@@ -75,8 +72,8 @@ def _syntax_error(text: str, display: str, error: cst.ParserSyntaxError) -> Diag
 class _ModuleLowerer(StmtLowerer):
     """Collects imports, constant globals and functions of a module."""
 
-    def __init__(self, spans: dict[cst.CSTNode, Span], name: str, display: str) -> None:
-        super().__init__(spans)
+    def __init__(self, positions: ModulePositions, name: str, display: str) -> None:
+        super().__init__(positions)
         self.name = name
         self.display = display
 
@@ -88,7 +85,9 @@ class _ModuleLowerer(StmtLowerer):
         functions: list[ir.Function] = []
         for statement in tree.body:
             if isinstance(statement, cst.FunctionDef):
-                functions.append(self.function(statement, ""))
+                self.current_line = self.lines.get(statement, 0)
+                function = self.function(statement, "")
+                functions.append(replace(function, line=self.current_line))
                 continue
             if not isinstance(statement, cst.SimpleStatementLine):
                 continue
@@ -175,4 +174,4 @@ def parse_annotation_string(text: str, span: Span) -> ir.Expr | None:
     except (cst.ParserSyntaxError, RecursionError):
         return None
     del span  # positions inside the string are not tracked
-    return StmtLowerer({}).lower(node)
+    return StmtLowerer(None).lower(node)

@@ -144,7 +144,7 @@ def _static(op: str, a: Value, b: Value, result_type: T.Type) -> Value:
     exact = None
     if a.exact is not None and b.exact is not None and op in _EXACT:
         try:
-            exact = sp.nsimplify(_EXACT[op](a.exact, b.exact), rational=True)
+            exact = _EXACT[op](a.exact, b.exact)
         except (ZeroDivisionError, TypeError, ValueError):
             exact = None
         if exact is not None and exact.has(sp.zoo, sp.nan, sp.oo):

@@ -44,7 +44,8 @@ class PrivacyRules:
     def spend(self: Analysis, span: ir.Span, charges: dict[str, tuple[L.VarItem, ...]],
               entry: dict[str, Any]) -> None:
         """Record a mechanism call: its trace entry and what it charges each variable."""
-        entry = {"kind": entry.pop("kind"), "line": span.line, **entry}
+        line = getattr(span, "statement_line", 0) or span.line  # avoids resolving positions
+        entry = {"kind": entry.pop("kind"), "line": line, **entry}
         if self.shared.loop_counts:
             entry["repetitions"] = E.render(_product(self.shared.loop_counts))
         self.shared.trace.append(entry)

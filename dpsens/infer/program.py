@@ -153,7 +153,7 @@ class Program:
 def _unbounded_summary(qualname: str, function: ir.Function) -> Summary:
     params = [ParamSummary(p.name, "?", T.Opaque("unknown"), False, p.default is not None,
                            sensitivity=E.INF, epsilon=E.INF, delta=E.INF) for p in function.params]
-    return Summary(qualname, function.name, function.span.line, "sensitivity", params,
+    return Summary(qualname, function.name, function.line or function.span.line, "sensitivity", params,
                    T.Opaque("unknown"), "unknown")
 
 

@@ -110,7 +110,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
                      p.default is not None, callable_kind=a.callable_kind)
         for p, a in params
     ]
-    summary = Summary(function.qualname, function.name, function.span.line, kind, summaries,
+    summary = Summary(function.qualname, function.name, function.line or function.span.line, kind, summaries,
                       T.Opaque("BlackBox") if kind == "black_box" else T.Opaque("None"), "None",
                       defaults=defaults)
     if kind == "black_box":

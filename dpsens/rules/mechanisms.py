@@ -95,7 +95,7 @@ def _accuracy(scale: E.Expr, entries: E.Expr, beta: float, gaussian: bool) -> st
     """α with P[every coordinate's error <= α] >= 1 − β (SPEC §7)."""
     b = E.number(beta)
     alpha = scale * sp.sqrt(2 * sp.log(2 * entries / b)) if gaussian else scale * sp.log(entries / b)
-    return E.render(sp.nsimplify(alpha) if alpha.is_number else alpha)
+    return E.render(alpha)
 
 
 def laplace(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
