@@ -238,3 +238,38 @@ _register(
     "model's guarantee (the function is reported as a sensitivity function of it).",
     "def estimate(reports: Messages[Data], data: MetricMatrix[L_inf, Data]) -> Real: ...",
 )
+_register(
+    "DPS501", "budget-exceeded", "error",
+    "A privacy function matched by a [tool.dpsens.budget] glob costs more epsilon or delta "
+    "in some parameter than its budget allows, or its cost is symbolic (in static "
+    "parameters) and cannot be shown to stay within it.",
+    "A budget is a promise about what a release may spend; a change that raises the cost "
+    "(more iterations, less noise) must fail review instead of shipping silently. Bind "
+    "static parameters with [tool.dpsens.bindings] to get numeric costs.",
+    '[tool.dpsens.budget]\n"train.dp_sgd" = {epsilon = 3.0, delta = 1e-5}\n'
+    "# fails when dp_sgd reports epsilon 5.24 for its data",
+)
+_register(
+    "DPS502", "unused-suppression", "warning",
+    "A '# dpsens: ignore[...]' comment suppresses nothing: no diagnostic with that code is "
+    "reported on its line (or, on a def line, in its function), or the code is unknown.",
+    "Stale suppressions hide the next real finding on that line; remove them once the "
+    "code is fixed.",
+    "y = 2 * x  # dpsens: ignore[DPS203]   (nothing is called here)",
+)
+_register(
+    "DPS406", "invalid-mechanism-parameter", "error",
+    "A mechanism gets a scale, epsilon, rho or sample size that is not positive, or a "
+    "delta outside (0, 1).",
+    "The runtime refuses such calls; statically, a negative epsilon would cancel other "
+    "costs, so the noised values cost (inf, inf).",
+    "laplace_mechanism(1.0, -1.0, x)",
+)
+_register(
+    "DPS407", "explicit-random-generator", "error",
+    "A mechanism in analyzed code is given rng=...: a seeded generator makes the noise "
+    "predictable.",
+    "The privacy guarantee assumes the cryptographically secure default source; pass "
+    "rng= only in tests of the runtime.",
+    "laplace_mechanism(1.0, eps, x, rng=np.random.default_rng(0))",
+)

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dpsens import (
-    Data, Integer, L1, L_inf, Local, Messages, MetricVector, Priv, Real, Static,
+    Data, Integer, L1, Local, Messages, MetricVector, Priv, Real, Static,
     kary_randomized_response, map_rows, randomized_response, shuffle,
 )
 from dpsens.runtime.local import kary_rr_estimate
@@ -24,12 +24,12 @@ def report_category(value: Integer, eps: Static[float]) -> Local[int]:
     return kary_randomized_response(eps, value, CATEGORIES)
 
 
-def local_reports(values: MetricVector[L_inf, Integer]) -> Priv[MetricVector[L1, Real]]:
+def local_reports(values: MetricVector[L1, Integer]) -> Priv[MetricVector[L1, Real]]:
     """Every user's report, in order (the local model): eps = 2 for the collection."""
     return map_rows(lambda value: report_category(value, 2.0), values)
 
 
-def shuffled_reports(values: MetricVector[L_inf, Integer]) -> Priv[MetricVector[L1, Real]]:
+def shuffled_reports(values: MetricVector[L1, Integer]) -> Priv[MetricVector[L1, Real]]:
     """The same reports, shuffled: amplified by hiding among the clones."""
     reports: npt.NDArray[np.float64] = shuffle(lambda value: report_category(value, 2.0), values)
     return reports
@@ -46,7 +46,7 @@ def report_bit(bit: Data, eps: Static[float]) -> Local[Data]:
     return randomized_response(eps, bit)
 
 
-def shuffled_bits(bits: MetricVector[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:
+def shuffled_bits(bits: MetricVector[L1, Data]) -> Priv[MetricVector[L1, Real]]:
     """Every user's randomized bit, shuffled."""
     reports: npt.NDArray[np.float64] = shuffle(lambda bit: report_bit(bit, 1.0), bits)
     return reports

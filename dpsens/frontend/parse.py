@@ -85,9 +85,9 @@ class _ModuleLowerer(StmtLowerer):
         functions: list[ir.Function] = []
         for statement in tree.body:
             if isinstance(statement, cst.FunctionDef):
-                self.current_line = self.lines.get(statement, 0)
+                line = self.current_line = self.lines.get(statement, 0)
                 function = self.function(statement, "")
-                functions.append(replace(function, line=self.current_line))
+                functions.append(replace(function, line=line))
                 continue
             if not isinstance(statement, cst.SimpleStatementLine):
                 continue

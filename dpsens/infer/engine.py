@@ -36,6 +36,7 @@ class _Shared:
     sample_sources: dict[str, C.Context] = field(default_factory=dict)  # closed ones
     loop_counts: list[E.Expr] = field(default_factory=list)  # enclosing loops' counts
     aliases: dict[str, str] = field(default_factory=dict)  # name -> root of its alias group
+    loop_states: dict[str, C.Context] = field(default_factory=dict)  # carried value -> its bound
     views: set[str] = field(default_factory=set)  # names that may see only part of the root
 
 
@@ -85,8 +86,12 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             self.assumptions.append(condition)
 
     def tracked(self) -> C.Context:
-        """Every context variable, at sensitivity 1 (what unknown effects may touch)."""
-        return {name: E.ONE for name in self.var_types}
+        """Every parameter, at sensitivity 1 (what unknown effects may touch).
+
+        Fresh variables (@arg, @loop, ...) stand for values derived from the
+        parameters, so unbounded in every parameter covers them too.
+        """
+        return {name: E.ONE for name in self.var_types if not name.startswith("@")}
 
     # -- names ---------------------------------------------------------------
     def qualify(self, expr: ir.Expr) -> str | None:

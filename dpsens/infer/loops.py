@@ -15,7 +15,7 @@ import sympy as sp
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.values import Value, join_types, unknown
-from dpsens.privacy.ledger import Ledger, Loop
+from dpsens.privacy.ledger import Ledger, Loop, retarget, variables
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -60,12 +60,13 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             break
         _rollback(a, mark)
         types = {n: changed[n] or T.Opaque("unknown") for n in carried}
-    spent = a.close_samples(body.ledger.items, mark[1])
-    if spent:
-        a.ledger.items.append(Loop(repetitions, tuple(spent)))
     transfer = {name: body.env[name].ctx for name in carried}
     initial = {name: a.env[name].ctx for name in carried}
     final, before_last = _iterate(a, s, count, transfer, initial, pseudo)
+    spent = _charged_to_inputs(a.close_samples(body.ledger.items, mark[1]), pseudo, initial,
+                               before_last, a.shared.loop_states)
+    if spent:
+        a.ledger.items.append(Loop(repetitions, tuple(spent)))
     for name in carried:
         if changed[name] == types[name]:
             a.env[name] = Value(types[name], final[name])
@@ -76,6 +77,31 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             local = body.env[name]
             a.env[name] = Value(local.type, C.substitute(local.ctx, before_last))
     a.assign(s.target, element)
+
+
+def _charged_to_inputs(items: list, pseudo: dict[str, str], initial: dict[str, C.Context],
+                       before_last: dict[str, C.Context],
+                       states: dict[str, C.Context]) -> list:  # type: ignore[type-arg]
+    """Charges on a carried value at the start of an iteration, paid by the inputs.
+
+    In iteration t the carried value u moves by its state-t context; every
+    state is below the start plus the state before the last iteration (the
+    sums are monotone in t for the closed forms), or below the join of all
+    states when the loop was unrolled.
+    """
+    from dpsens.infer.privacy import _drop
+
+    carried = set(pseudo.values())
+    if not carried & variables(items):
+        return items
+    moves = {}
+    for name, variable in pseudo.items():
+        bound = states.get(variable)
+        if bound is None:
+            bound = C.add(initial[name], before_last.get(variable, C.EMPTY))
+        moves[variable] = dict(bound)
+    kept = [i for i in (_drop(item, carried) for item in items) if i is not None]
+    return kept + retarget(items, moves)
 
 
 def _run_body(a: Analysis, s: ir.For, element: Value, start: dict[str, Value],
@@ -143,7 +169,7 @@ def _iterate(a: Analysis, s: ir.For, count: Value, transfer: dict[str, C.Context
     rest = {u: {k: x for k, x in transfer[u].items() if k not in pseudo.values()} for u in names}
     n = count.exact
     if count.public and n is not None and n.is_Integer and int(n) <= UNROLL_LIMIT:
-        return _unrolled(int(n), ratio, rest, initial, pseudo)
+        return _unrolled(int(n), ratio, rest, initial, pseudo, a.shared.loop_states)
     if count.public and n is not None:
         return _closed_form(n, ratio, rest, initial, pseudo)
     return _unbounded(a, s, count, ratio, rest, initial, pseudo)
@@ -160,10 +186,15 @@ def _by_pseudo(state: dict[str, C.Context], pseudo: dict[str, str]) -> dict[str,
     return {pseudo[name]: ctx for name, ctx in state.items()}
 
 
-def _unrolled(n, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
+def _unrolled(n, ratio, rest, initial, pseudo, states=None):  # type: ignore[no-untyped-def]
     state, previous = dict(initial), dict(initial)
-    for _ in range(n):
+    highest = dict(initial)
+    for step in range(n):
         previous, state = state, _step(state, ratio, rest)
+        if step < n - 1:  # the states seen at the start of an iteration
+            highest = {u: C.join(highest[u], state[u]) for u in state}
+    if states is not None:
+        states.update(_by_pseudo(highest, pseudo))
     return state, _by_pseudo(previous, pseudo)
 
 

@@ -118,11 +118,29 @@ class PrivacyRules:
                 self.shared.sample_sources[name] = source
         return items
 
+    def _attribute(self: Analysis, items: list[L.Item], summary: Summary) -> list[L.Item]:
+        """Every charge ends on a parameter: samples used after their scope closed pay
+        their source unamplified; anything else left over is an internal error."""
+        parameters = {p.name for p in summary.params}
+        escaped = {v: dict(src) for v, src in self.shared.sample_sources.items()
+                   if v in L.variables(items)}
+        if escaped:
+            kept = [i for i in (_drop(item, set(escaped)) for item in items) if i is not None]
+            items = kept + L.retarget(items, escaped)
+        stray = _unattributed(items, parameters)
+        if stray:
+            self.report(self.function_span, "DPS001", "internal error: privacy charged to "
+                        f"{', '.join(sorted(stray))} could not be attributed to parameters; "
+                        "every parameter is reported unbounded; please report this")
+            items = items + [L.Event({p: (L.Charge(E.INF, E.INF),) for p in parameters})]
+        return items
+
     def finish_privacy(self: Analysis, summary: Summary, result: Value) -> None:
         """Per-parameter (ε, δ): released sensitive values cost (∞, ∞)."""
         from dpsens.privacy.compose import account
 
         items = self.close_samples(list(self.ledger.items), 0)
+        items = self._attribute(items, summary)
         released = C.substitute(result.ctx, self.shared.sample_sources)
         methods = set()
         for param in summary.params:
@@ -134,6 +152,7 @@ class PrivacyRules:
                 self.report(self.function_span, "DPS403", f"'{param.name}' is released without "
                             "noise: the returned value depends on it")
                 param.epsilon, param.delta = E.INF, E.INF
+                summary.histories[param.name] = (L.Charge(E.INF, E.INF),)  # callers pay it too
                 methods.add("released")
                 continue
             cost = account(history, self.program.options.delta_prime)
@@ -142,6 +161,10 @@ class PrivacyRules:
                 methods.add(cost.method)
         summary.accounting = ", ".join(sorted(methods)) if methods else "none"
         summary.mechanisms = self.shared.trace
+
+
+def _unattributed(items: list[L.Item], parameters: set[str]) -> set[str]:
+    return L.variables(items) - parameters
 
 
 def _instantiate(entries: list[dict[str, Any]], mapping: dict[E.Expr, E.Expr]) -> list[dict[str, Any]]:

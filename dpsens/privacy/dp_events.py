@@ -86,7 +86,7 @@ def _rdp(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
             return None
         accountant.compose(event)
         epsilon = accountant.get_epsilon(delta_prime)
-    except (_Unsupported, ValueError, NotImplementedError, ImportError):
+    except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError):
         return None
     return Cost(E.decimal_up(epsilon), E.number(delta_prime), "rdp")
 
@@ -104,6 +104,6 @@ def _pld(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
             return None
         accountant.compose(event)
         epsilon = accountant.get_epsilon(delta_prime)
-    except (_Unsupported, ValueError, NotImplementedError, ImportError):
+    except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError):
         return None
     return Cost(E.decimal_up(epsilon), E.number(delta_prime), "pld")

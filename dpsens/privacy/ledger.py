@@ -98,18 +98,20 @@ class Ledger:
             self.items.append(Event(kept))
 
 
-def project(items: tuple[Item, ...] | list[Item], variable: str) -> tuple[VarItem, ...]:
-    """The history of one variable."""
+def project(items: tuple[Item, ...] | list[Item], variable: str | frozenset[str]) -> tuple[VarItem, ...]:
+    """The history of one variable (or of several together, in program order)."""
+    wanted = frozenset([variable]) if isinstance(variable, str) else variable
     out: list[VarItem] = []
     for item in items:
         if isinstance(item, Event):
-            out.extend(item.charges.get(variable, ()))
+            for name in sorted(wanted & item.charges.keys()):
+                out.extend(item.charges[name])
         elif isinstance(item, Loop):
-            body = project(item.body, variable)
+            body = project(item.body, wanted)
             if body:
                 out.append(VarLoop(item.count, body))
         else:
-            first, second = (project(b, variable) for b in item.branches)
+            first, second = (project(b, wanted) for b in item.branches)
             if first or second:
                 out.append(VarChoice((first, second)))
     return tuple(out)
@@ -130,20 +132,30 @@ def variables(items: tuple[Item, ...] | list[Item]) -> set[str]:
 
 def retarget(items: tuple[Item, ...] | list[Item], moves: dict[str, dict[str, E.Expr]],
              wrap: object = None) -> list[Item]:
-    """Charges of variable u become charges of each v in moves[u] (at distance r = moves[u][v]).
+    """Charges of each source u become charges of every target v in moves[u].
 
-    ``wrap(history)`` may first transform u's whole history (subsampling).
+    Sources that reach the same target are accounted together: one record of v
+    may move all of them at once (two outputs of one sample, two arguments cut
+    from one matrix), so their histories compose before any amplification
+    ``wrap(history)`` and are paid at the largest distance r = moves[u][v].
     """
-    result: dict[str, list[VarItem]] = {}
-    for source, targets in moves.items():
-        history = project(items, source)
+    targets: dict[str, dict[str, E.Expr]] = {}
+    for source, reached in moves.items():
+        for target, distance in reached.items():
+            if not E.is_zero(distance):
+                targets.setdefault(target, {})[source] = distance
+    result: dict[str, tuple[VarItem, ...]] = {}
+    for target, sources in targets.items():
+        history = project(items, frozenset(sources))
         if not history:
             continue
         if wrap is not None:
             history = wrap(history)  # type: ignore[operator]
-        for target, distance in targets.items():
-            result.setdefault(target, []).extend(in_group(history, distance))
-    return [Event({v: tuple(h) for v, h in result.items()})] if result else []
+        distance = E.ZERO
+        for r in sources.values():
+            distance = E.smax(distance, r)
+        result[target] = in_group(history, distance)
+    return [Event(result)] if result else []
 
 
 def in_group(history: tuple[VarItem, ...], distance: E.Expr) -> tuple[VarItem, ...]:

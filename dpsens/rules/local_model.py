@@ -104,7 +104,12 @@ def shuffle(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     accuracy = [e["alpha"] for e in _flatten(a.shared.trace[mark:])
                 if e.get("kind") == "kary_randomized_response" and "alpha" in e]
     epsilon, delta, bound_name = _central(a, local, n)
-    charges = {v: L.in_group((L.Charge(epsilon, delta),), r) for v, r in data.ctx.items()}
+    from dpsens.rules.higher_order import per_element
+
+    # One user's record is one row; a metric in which many rows move at once
+    # (an L_inf vector) is a group of users.
+    charges = {v: L.in_group((L.Charge(epsilon, delta),), r)
+               for v, r in per_element(data).items()}
     a.spend(span, charges, {"kind": "shuffle", "local_epsilon": E.render(local[0]),
                             "local_delta": E.render(local[1]), "n": E.render(n),
                             "epsilon": E.render(epsilon), "delta": E.render(delta),

@@ -23,14 +23,31 @@ UNBOUNDED = L.Charge(E.INF, E.INF)
 
 def _statics(a: Analysis, rule: Rule, bound: Bound, span: Any, names: tuple[str, ...]
              ) -> tuple[list[E.Expr | None], C.Context]:
-    """The exact values of static arguments, and the context of any that were not static."""
+    """The exact values of static arguments, and the context of any that were not static.
+
+    A numeric scale or budget that is not positive (or a delta outside (0, 1)) is
+    DPS406 and leaves the value unknown, so everything noised costs (inf, inf);
+    an explicit random generator is DPS407 (seeded noise is not private).
+    """
     leaked: C.Context = C.EMPTY
     values: list[E.Expr | None] = []
+    short = rule.qualname.split(".")[-1]
+    rng = bound.get("rng")
+    if rng is not None:
+        a.report(span, "DPS407", f"{short}() is given a random generator: analyzed code must "
+                 "use the default secure source")
+        leaked = C.blow_up(a.tracked())
     for name in names:
         value = bound[name]
         assert value is not None
         leaked = C.add(leaked, require_static(a, value, name, rule, span))
-        values.append(value.exact)
+        exact = value.exact
+        if exact is not None and exact.is_number and name in _POSITIVE and (
+                not exact.is_positive or (name == "delta" and not exact < 1)):
+            a.report(span, "DPS406", f"{short}() needs {name} "
+                     f"{'in (0, 1)' if name == 'delta' else '> 0'}, got {E.render(exact)}")
+            exact = None
+        values.append(exact)
     return values, leaked
 
 
@@ -311,6 +328,10 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     if k is None or population is None or leaked:
         a.report(span, "DPS301", "sample() needs a static k and a vector or matrix")
         return unknown(C.total([m1.ctx, m2.ctx, leaked]))
+    if (k.is_number and not k.is_positive) or E.decide_le(k, population) is False:
+        a.report(span, "DPS406", f"sample() needs 0 < k <= rows, got k = {E.render(k)} of "
+                 f"{E.render(population)}")
+        return unknown(C.total([m1.ctx, m2.ctx]))
     parts = []
     sources = {}
     for value in (m1, m2):
@@ -364,7 +385,10 @@ def parallel_fold_rows(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Valu
         spent = a.ledger.items
     finally:
         a.ledger = outer
-    moves = {names[0]: dict(init.ctx), names[1]: dict(m1.ctx), names[2]: dict(m2.ctx)}
+    from dpsens.rules.higher_order import per_element
+
+    moves = {names[0]: dict(init.ctx), names[1]: dict(per_element(m1)),
+             names[2]: dict(per_element(m2))}
     once = L.retarget(spent, moves)
     captured = [i for i in spent if not (L.variables([i]) <= set(names))]
     outer.items.extend(once)

@@ -24,11 +24,11 @@ def clamped_data(x: Data) -> Local[Real]:  # expect: x=(1/2, 0); accounting=sequ
     return local_laplace(0.5, x, -3.0, 3.0)
 
 
-def local_model(bits: MetricVector[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(1, 0); accounting=sequential
+def local_model(bits: MetricVector[L1, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(1, 0); accounting=sequential
     return map_rows(lambda b: rr(b, 1.0), bits)
 
 
-def shuffle_model(bits: MetricVector[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(log(1 + (1 - exp(-1))*(8*E/len(bits) + 8*exp(1/2)*sqrt(log(400000))/sqrt(len(bits)))/(1 + exp(-1)/(1 + 8*E/len(bits) + 8*exp(1/2)*sqrt(log(400000))/sqrt(len(bits))))), 1/100000); accounting=sequential; assumes=1 <= log(len(bits)/(16*log(400000)))
+def shuffle_model(bits: MetricVector[L1, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(log(1 + (1 - exp(-1))*(8*E/len(bits) + 8*exp(1/2)*sqrt(log(400000))/sqrt(len(bits)))/(1 + exp(-1)/(1 + 8*E/len(bits) + 8*exp(1/2)*sqrt(log(400000))/sqrt(len(bits))))), 1/100000); accounting=sequential; assumes=1 <= log(len(bits)/(16*log(400000)))
     return shuffle(lambda b: rr(b, 1.0), bits)
 
 
@@ -36,7 +36,7 @@ def shuffle_rows(m: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L1, Real]]: 
     return shuffle(lambda r: local_laplace(0.5, r[0], 0.0, 1.0), m)
 
 
-def leaky_randomizer(bits: MetricVector[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(inf, inf); accounting=sequential
+def leaky_randomizer(bits: MetricVector[L1, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(inf, inf); accounting=sequential
     return shuffle(lambda b: b, bits)  # E: DPS403
 
 
