@@ -98,8 +98,11 @@ def unify_sizes(operands: Sequence[Value], assume: Callable[[E.Expr], None]) -> 
             for axis in ("length", "rows", "cols"):
                 mine, theirs = getattr(t, axis, None), getattr(first, axis, None)
                 if mine is not None and theirs is not None and mine != theirs:
-                    if sp.simplify(mine - theirs) != 0:
-                        assume(sp.Eq(mine, theirs))
+                    equal = sp.Eq(mine, theirs)
+                    if equal == sp.false:
+                        continue  # provably different: numpy broadcasts, priced in embed_factor
+                    if equal != sp.true:
+                        assume(equal)
                     mapping[axis] = theirs
             if mapping:
                 out[i] = Value(replace(t, **mapping), out[i].ctx, out[i].exact, out[i].bound,

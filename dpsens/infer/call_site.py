@@ -69,16 +69,28 @@ class CallSite:
             if function is None or not isinstance(function.type, T.Callable_):
                 self.mapping[symbol] = E.INF
                 continue
+            calls = self.summary.callable_types.get(name) or [(T.REAL,)]
             if kind == "sens":
-                arity = 1 + max(int(p) for k, n, p in self._parsed() if k == "sens" and n == name)
-                sensitivities, result = self.caller.function_sensitivity(
-                    function, [T.REAL] * arity, self.span)
-                self.mapping[symbol] = sensitivities[int(position)]
-                # f may be called any number of times: what it captures is unbounded.
-                self.extra = C.add(self.extra, C.blow_up(result.ctx))
+                # The callee called f with these argument types; f's sensitivity in
+                # position i is the largest over those calls.
+                worst = E.ZERO
+                for types in calls:
+                    if int(position) >= len(types):
+                        continue
+                    sensitivities, result = self.caller.function_sensitivity(
+                        function, list(types), self.span)
+                    worst = E.smax(worst, sensitivities[int(position)])
+                    # f may be called any number of times: what it captures is unbounded.
+                    self.extra = C.add(self.extra, C.blow_up(result.ctx))
+                self.mapping[symbol] = worst
             else:
-                epsilon, delta = self.caller.function_privacy(function, [T.REAL], self.span)
-                self.mapping[symbol] = epsilon if kind == "eps" else delta
+                costs = [self.caller.function_privacy(function, list(types), self.span)
+                         for types in calls]
+                pick = 0 if kind == "eps" else 1
+                worst = E.ZERO
+                for cost in costs:
+                    worst = E.smax(worst, cost[pick])
+                self.mapping[symbol] = worst
 
     def _parsed(self) -> list[tuple[str, str, str]]:
         return [_FUNCTION_SYMBOL.match(str(s)).groups() for s in self._function_symbols()]  # type: ignore[union-attr,misc]
@@ -142,7 +154,7 @@ class CallSite:
         """The value of the call."""
         everything = C.total(v.ctx for v in self.values.values() if v is not None)
         ret_type = substitute_type(self.summary.ret_type, self.mapping)
-        if isinstance(ret_type, T.Callable_) or not self.conditions_hold():
+        if _has_function(ret_type) or not self.conditions_hold():
             # A returned closure would be analyzed in the callee's variables.
             return unknown(everything)
         if self.summary.kind in ("privacy", "local_randomizer"):
@@ -156,6 +168,13 @@ class CallSite:
         if ret_type == UNKNOWN:
             return unknown(whole)
         return Value(ret_type, whole)
+
+
+def _has_function(t: T.Type) -> bool:
+    """A returned function (alone or in a tuple) would be analyzed in the callee's variables."""
+    if isinstance(t, T.Callable_):
+        return True
+    return isinstance(t, T.TupleType) and any(_has_function(e) for e in t.elts)
 
 
 def _history_exprs(history: tuple[object, ...]) -> list[E.Expr]:

@@ -161,6 +161,7 @@ class CallRules:
     def call_function_parameter(self: Analysis, name: str, kind: str, args: Sequence[Value],
                                 span: ir.Span) -> Value:
         """A call of a Callable parameter: sens(f, i) per argument position, symbolically."""
+        self.shared.callable_types.setdefault(name, []).append(tuple(a.type for a in args))
         if kind == "privacy":
             return self.privacy_parameter_call(name, args, span)
         ctx: C.Context = C.EMPTY

@@ -37,6 +37,8 @@ class _Shared:
     loop_counts: list[E.Expr] = field(default_factory=list)  # enclosing loops' counts
     aliases: dict[str, str] = field(default_factory=dict)  # name -> root of its alias group
     loop_states: dict[str, C.Context] = field(default_factory=dict)  # carried value -> its bound
+    # Argument types each Callable/PrivacyFunction parameter was called with.
+    callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
     views: set[str] = field(default_factory=set)  # names that may see only part of the root
 
 
@@ -170,7 +172,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if isinstance(e, ir.TupleExpr):
             return tuple_value(tuple(self.expr(x) for x in e.elts))
         if isinstance(e, ir.Lambda):
-            return Value(T.Callable_(Closure(e, self)))
+            return self.closure_value(e)
         if isinstance(e, ir.Call):
             return self.call(e)
         return self.unsupported_expr(e)
@@ -212,6 +214,17 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if isinstance(part, ir.Slice):
             return tuple(None if p is None else self.expr(p) for p in (part.lower, part.upper, part.step))
         return self.expr(part)
+
+    def closure_value(self, node: ir.Lambda | ir.Function) -> Value:
+        """A function value whose context is that of the values it captures.
+
+        Calling it analyzes the body; but where it is lost from view (joined
+        with another, returned, passed to unknown code) its captures still count.
+        """
+        parameters = {p.name for p in node.params}
+        captured = C.total(self.env[n].ctx for n in ir.names_read(node.body)
+                           if n in self.env and n not in parameters)
+        return Value(T.Callable_(Closure(node, self)), captured)
 
     def fresh_variable(self, prefix: str, t: T.Type) -> str:
         """A new context variable standing for an argument or a loop-carried value."""

@@ -18,6 +18,10 @@ Report = Callable[[str, str], None]
 def subscript(base: Value, index: list[Part], report: Report) -> Value:
     """``base[index]``: 1-sensitive in the container, unbounded in a sensitive index."""
     index_ctx = C.blow_up(C.total(_ctx(p) for p in index))
+    if any(isinstance(p, Value) and not isinstance(p.type, T.Scalar) for p in index):
+        # Masks, integer arrays and None (newaxis) select or repeat any entries.
+        report("DPS202", "indexing with an array, a mask or None is not analyzed")
+        return unknown(C.add(base.ctx, C.total(_ctx(p) for p in index)))
     if base.type is UNKNOWN:
         return unknown(C.add(base.ctx, index_ctx))
     if isinstance(base.type, T.TupleType) and len(index) == 1 and isinstance(index[0], Value):
@@ -106,7 +110,8 @@ def _slice_length(part: Part, full: E.Expr) -> E.Expr | None:
     stop = full if upper is None else _position(upper.exact, full)
     if start is None or stop is None:
         return None
-    return E.smax(E.ZERO, sp.ceiling((sp.Min(stop, full) - sp.Min(start, full)) / stride))
+    # sp.Max, not E.smax: these are signed positions, not sensitivities.
+    return sp.Max(E.ZERO, sp.ceiling((sp.Min(stop, full) - sp.Min(start, full)) / stride))
 
 
 def _position(index: E.Expr | None, full: E.Expr) -> E.Expr | None:
@@ -114,7 +119,7 @@ def _position(index: E.Expr | None, full: E.Expr) -> E.Expr | None:
     if index is None:
         return None
     if index.is_negative:
-        return E.smax(E.ZERO, full + index)
+        return sp.Max(E.ZERO, full + index)
     if index.is_nonnegative:
         return index
     return None  # a symbol of unknown sign

@@ -38,6 +38,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.env[name] = unknown(a.tracked())
         return
     count, element = iteration
+    for name in list(assigned):
+        if name in a.env:
+            assigned |= a.alias_group(name)[1]  # a store through b changes a too
     repetitions = count.exact if count.public and count.exact is not None else E.INF
     carried = sorted(name for name in assigned if name in a.env)
     types = {name: a.env[name].type for name in carried}
@@ -76,6 +79,11 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         if name in body.env:
             local = body.env[name]
             a.env[name] = Value(local.type, C.substitute(local.ctx, before_last))
+    for name in sorted(set(a.env) - assigned - set(carried)):
+        if body.env.get(name) is not a.env[name]:
+            # Changed without an assignment (a store through an alias, an
+            # unknown call): the loop rules did not follow it.
+            a.env[name] = unknown(C.add(a.env[name].ctx, a.tracked()))
     a.assign(s.target, element)
 
 

@@ -66,7 +66,12 @@ class PrivacyRules:
             history = L.substitute(summary.histories.get(param.name, ()), mapping or {})
             factor = (factors or {}).get(param.name, E.ONE)
             for variable, r in value.ctx.items():
-                charges.setdefault(variable, []).extend(L.in_group(history, E.mul(factor, r)))
+                distance = E.mul(factor, r)
+                if _counts_by_square(param.type):
+                    # (L2, Data) distance is √(changed entries): a distance d is d²
+                    # unit steps, not ⌈d⌉ (one entry changes per step).
+                    distance = E.mul(distance, distance)
+                charges.setdefault(variable, []).extend(L.in_group(history, distance))
         self.spend(span, {v: tuple(h) for v, h in charges.items()},
                    {"kind": "call", "function": summary.qualname,
                     "mechanisms": _instantiate(summary.mechanisms, mapping or {})})
@@ -161,6 +166,11 @@ class PrivacyRules:
                 methods.add(cost.method)
         summary.accounting = ", ".join(sorted(methods)) if methods else "none"
         summary.mechanisms = self.shared.trace
+
+
+def _counts_by_square(t: T.Type) -> bool:
+    """Metrics whose unit steps are fewer than their distance suggests: (L2, Data)."""
+    return isinstance(t, (T.Vector, T.Matrix)) and t.norm == "L2" and t.elem == "Data"
 
 
 def _unattributed(items: list[L.Item], parameters: set[str]) -> set[str]:

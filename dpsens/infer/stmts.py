@@ -100,9 +100,7 @@ class StatementRules:
         elif isinstance(statement, ir.For):
             self.loop(statement)
         elif isinstance(statement, ir.FunctionDef):
-            from dpsens.infer.engine import Closure
-
-            self.env[statement.function.name] = Value(T.Callable_(Closure(statement.function, self)))
+            self.env[statement.function.name] = self.closure_value(statement.function)
         elif isinstance(statement, ir.UnsupportedStmt):
             self.report(statement.span, "DPS201", f"unsupported statement: {statement.kind}")
             for name in statement.assigned:
@@ -130,7 +128,14 @@ class StatementRules:
         from dpsens.infer import arith
 
         if not isinstance(statement.target, ir.NameTarget):
-            self.mutate(statement.target, self.expr(statement.value))  # type: ignore[arg-type]
+            target = statement.target
+            operand = self.expr(statement.value)
+            if isinstance(target, ir.StoreTarget) and target.target is not None:
+                # x[i] op= e stores x[i] op e, not e.
+                current = self.expr(target.target)
+                operand = arith.binary(statement.op, current, operand,
+                                       self._reporter(statement.span))
+            self.mutate(target, operand)  # type: ignore[arg-type]
             return
         name = statement.target.id
         current = self.lookup(name, statement.target.span)

@@ -47,6 +47,7 @@ class Summary:
     ret_parts: list[C.Context] | None = None  # per component of a returned tuple
     conditions: list[E.Expr] = field(default_factory=list)  # the assumptions, as relations
     defaults: dict[str, Value] = field(default_factory=dict)  # values of parameter defaults
+    callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
     histories: dict[str, tuple[object, ...]] = field(default_factory=dict)  # privacy, per parameter
     accounting: str = ""
     mechanisms: list[dict[str, str]] = field(default_factory=list)
@@ -128,6 +129,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
         # Per-component contexts let callers unpack a returned tuple precisely.
         summary.ret_parts = [part.ctx for part in body_result.parts]
     summary.conditions = list(analysis.assumptions)
+    summary.callable_types = dict(analysis.shared.callable_types)
     summary.assumptions = sorted(E.render(c) for c in analysis.assumptions)
     for param in summaries:
         if not param.static:

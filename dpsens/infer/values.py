@@ -72,16 +72,16 @@ def join_types(a: T.Type, b: T.Type) -> T.Type | None:
         if kinds <= {"Data", "Bool", "Integer"}:
             return T.DATA
         return None
+    # Lengths must be exact (a mean divides by them), so branches that give
+    # different lengths have no common type.
     if isinstance(a, T.Vector) and isinstance(b, T.Vector):
-        if (a.norm, a.elem) != (b.norm, b.elem):
+        if (a.norm, a.elem, a.length) != (b.norm, b.elem, b.length):
             return None
-        return T.Vector(a.norm, a.elem, E.smax(a.length, b.length),
-                        a.clip if a.clip == b.clip else None)
+        return T.Vector(a.norm, a.elem, a.length, a.clip if a.clip == b.clip else None)
     if isinstance(a, T.Matrix) and isinstance(b, T.Matrix):
-        if (a.norm, a.elem) != (b.norm, b.elem):
+        if (a.norm, a.elem, a.rows, a.cols) != (b.norm, b.elem, b.rows, b.cols):
             return None
-        return T.Matrix(a.norm, a.elem, E.smax(a.rows, b.rows), E.smax(a.cols, b.cols),
-                        a.clip if a.clip == b.clip else None)
+        return T.Matrix(a.norm, a.elem, a.rows, a.cols, a.clip if a.clip == b.clip else None)
     if isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elts) == len(b.elts):
         joined = [join_types(x, y) for x, y in zip(a.elts, b.elts)]
         if any(j is None for j in joined):

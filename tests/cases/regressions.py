@@ -127,7 +127,7 @@ def reduce_captures(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=in
     return functools.reduce(lambda a, e: a + e * x, v, 0.0)  # E: DPS203
 
 
-def make(x: Real):  # expect: x=0; returns=Callable
+def make(x: Real):  # expect: x=1; returns=Callable
     return lambda: x
 
 
