@@ -70,40 +70,30 @@ def pld_cost(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
 
 @lru_cache(maxsize=512)
 def _memoized(method: str, history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
-    # Accounting a PLD takes ~0.3 s; generated and real code repeat the same
-    # histories (a helper called with the same constants), so each is done once.
-    return (_rdp if method == "rdp" else _pld)(history, delta_prime)
-
-
-def _rdp(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
+    """One accountant run; PLD takes ~0.3 s and generated and real code repeat the same
+    histories (a helper called with the same constants), so each is computed once."""
     try:
         import dp_accounting
+
+        # Sampling without replacement exists only for RDP (see the module docstring).
+        event = to_event(history, allow_sampling=method == "rdp")
+        accountant = _accountant(method, dp_accounting)
+        if not accountant.supports(event):
+            return None
+        accountant.compose(event)
+        epsilon = accountant.get_epsilon(delta_prime)
+    except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError):
+        return None
+    return Cost(E.decimal_up(epsilon), E.number(delta_prime), method)
+
+
+def _accountant(method: str, dp_accounting: Any) -> Any:
+    relation = dp_accounting.NeighboringRelation
+    if method == "rdp":
         from dp_accounting.rdp import RdpAccountant  # type: ignore[import-untyped]
 
-        event = to_event(history, allow_sampling=True)
-        accountant = RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
-        if not accountant.supports(event):
-            return None
-        accountant.compose(event)
-        epsilon = accountant.get_epsilon(delta_prime)
-    except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError):
-        return None
-    return Cost(E.decimal_up(epsilon), E.number(delta_prime), "rdp")
+        return RdpAccountant(neighboring_relation=relation.REPLACE_ONE)
+    from dp_accounting.pld import PLDAccountant  # type: ignore[import-untyped]
 
-
-def _pld(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
-    try:
-        import dp_accounting
-        from dp_accounting.pld import PLDAccountant  # type: ignore[import-untyped]
-
-        event = to_event(history, allow_sampling=False)
-        accountant = PLDAccountant(
-            neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
-            value_discretization_interval=1e-4)
-        if not accountant.supports(event):
-            return None
-        accountant.compose(event)
-        epsilon = accountant.get_epsilon(delta_prime)
-    except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError):
-        return None
-    return Cost(E.decimal_up(epsilon), E.number(delta_prime), "pld")
+    return PLDAccountant(neighboring_relation=relation.ADD_OR_REMOVE_ONE,
+                         value_discretization_interval=1e-4)

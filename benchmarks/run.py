@@ -1,0 +1,132 @@
+"""dpsens benchmarks: python benchmarks/run.py [--quick]
+
+Builds its corpora itself and prints, for each figure, dpsens's time next to a
+reference measured in the same run, and their ratio (README: Performance).
+
+A  annotated corpus (200 files, 2,000 functions): dpsens vs LibCST parse-only
+B  numpy's own sources (never mention dpsens): dpsens vs LibCST parse, vs mypy
+C  pre-commit latency on one annotated file: cold and warm, vs mypy
+D  re-runs of A: nothing changed, one file changed
+   peak memory of A and B; --jobs 2 on A
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from corpus import generate  # noqa: E402
+
+PARSE_ONLY = """
+import sys, libcst
+from pathlib import Path
+for path in sys.argv[1:]:
+    for file in sorted(Path(path).rglob("*.py")):
+        try:
+            libcst.parse_module(file.read_text(encoding="utf-8", errors="replace"))
+        except Exception:
+            pass
+"""
+
+MEASURE = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+elapsed = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"{elapsed} {peak} {code}")
+"""
+
+
+def measure(command: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, peak MB) of a command in a fresh process."""
+    out = subprocess.run([sys.executable, "-c", MEASURE, *command], cwd=cwd,
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def dpsens(*args: str) -> list[str]:
+    return [sys.executable, "-m", "dpsens", "check", *args]
+
+
+def mypy(*args: str) -> list[str]:
+    return [sys.executable, "-m", "mypy", "--ignore-missing-imports", "--follow-imports=silent",
+            *args]
+
+
+def row(label: str, mine: float, reference: float, reference_name: str, target: str) -> dict:
+    ratio = reference / mine if mine else float("inf")
+    print(f"{label:<44} dpsens {mine:8.2f} s   {reference_name} {reference:8.2f} s   "
+          f"ratio {ratio:6.2f}x   target {target}")
+    return {"figure": label, "dpsens": mine, reference_name: reference, "ratio": ratio}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="a smaller corpus and no mypy on numpy")
+    args = parser.parse_args()
+    results = []
+    work = Path(tempfile.mkdtemp(prefix="dpsens-bench-"))
+    try:
+        modules = 40 if args.quick else 200
+        generate(work / "a", modules=modules, per_module=10)
+        corpus = str(work / "a" / "corpus")
+        (work / "a" / "pyproject.toml").write_text("[tool.dpsens]\n")
+        parse_a, _ = measure([sys.executable, "-c", PARSE_ONLY, corpus], work)
+        cold_a, memory_a = measure(dpsens("--no-cache", corpus), work / "a")
+        results.append(row(f"A  {modules} files, {modules * 10} functions",
+                           cold_a, parse_a, "libcst-parse", ">= 0.5x"))
+        jobs_a, _ = measure(dpsens("--no-cache", "--jobs", "2", corpus), work / "a")
+        results.append(row("A  --jobs 2 vs --jobs 1", jobs_a, cold_a, "jobs-1", ">= 1.6x"))
+
+        import numpy
+        numpy_dir = Path(numpy.__file__).parent
+        tree = work / "b" / "numpy"
+        shutil.copytree(numpy_dir, tree, ignore=shutil.ignore_patterns("*.so", "*.pyc", "tests"))
+        lines = sum(p.read_text(errors="replace").count("\n") for p in tree.rglob("*.py"))
+        parse_b, _ = measure([sys.executable, "-c", PARSE_ONLY, str(tree)], work)
+        cold_b, memory_b = measure(dpsens("--no-cache", str(tree)), work / "b")
+        results.append(row(f"B  numpy sources, {lines} lines", cold_b, parse_b, "libcst-parse",
+                           ">= 20x"))
+        if not args.quick:
+            mypy_b, _ = measure(mypy("--no-incremental", str(tree)), work / "b")
+            results.append(row("B  numpy sources vs mypy (cold)", cold_b, mypy_b, "mypy", ">= 10x"))
+
+        one = work / "c"
+        one.mkdir()
+        shutil.copy(HERE.parent / "examples" / "column_stats.py", one / "single.py")
+        cold_c, _ = measure(dpsens("--no-cache", "single.py"), one)
+        measure(dpsens("single.py"), one)  # fill the cache
+        warm_c, _ = measure(dpsens("single.py"), one)
+        mypy_cold, _ = measure(mypy("--no-incremental", "single.py"), one)
+        measure(mypy("single.py"), one)
+        mypy_warm, _ = measure(mypy("single.py"), one)
+        results.append(row("C  one file, cold (target <= 0.5 s)", cold_c, mypy_cold, "mypy-cold",
+                           "<= 0.5 s"))
+        results.append(row("C  one file, warm cache (target <= 0.2 s)", warm_c, mypy_warm,
+                           "mypy-warm", "<= 0.2 s"))
+
+        measure(dpsens(corpus), work / "a")  # fill the cache
+        rerun, _ = measure(dpsens(corpus), work / "a")
+        results.append(row("D  re-run, nothing changed", rerun, cold_a, "cold-run", ">= 10x"))
+        changed = work / "a" / "corpus" / "m7.py"
+        changed.write_text(changed.read_text() + "\n\ndef extra(x: Real) -> Real:\n    return 2 * x\n")
+        one_changed, _ = measure(dpsens(corpus), work / "a")
+        results.append(row("D  re-run, one file changed", one_changed, cold_a, "cold-run", ">> 1x"))
+        print(f"peak memory: A {memory_a:.0f} MB, B {memory_b:.0f} MB (target B <= 300 MB)")
+        results.append({"figure": "peak memory MB", "A": memory_a, "B": memory_b})
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
