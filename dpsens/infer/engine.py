@@ -13,7 +13,7 @@ from dpsens.infer.calls import CallRules
 from dpsens.infer.indexing import subscript
 from dpsens.infer.mutation import MutationRules
 from dpsens.infer.privacy import PrivacyRules, SampleScope
-from dpsens.privacy.ledger import Ledger
+from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.infer.stmts import StatementRules
 from dpsens.infer.values import UNKNOWN, Value, join, number, static, tuple_value, unknown
 from dpsens.sym import context as C
@@ -165,7 +165,15 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             return arith.boolean(e.op, [self.expr(v) for v in e.values])
         if isinstance(e, ir.IfExp):
             test = self.expr(e.test)
-            branches = join(self.expr(e.body), self.expr(e.orelse))
+            outer = self.ledger
+            arms = []
+            for arm in (e.body, e.orelse):
+                self.ledger = Ledger()  # only one arm runs: its costs are a Choice
+                arms.append((self.expr(arm), self.ledger.items))
+            self.ledger = outer
+            if arms[0][1] or arms[1][1]:
+                outer.items.append(Choice((tuple(arms[0][1]), tuple(arms[1][1]))))
+            branches = join(arms[0][0], arms[1][0])
             return branches.with_ctx(C.add(branches.ctx, C.blow_up(test.ctx)))
         if isinstance(e, ir.Subscript):
             return self.subscript(e)

@@ -113,3 +113,7 @@ def noisy_rows_capture(data: MetricMatrix[L_inf, Data], x: Real, eps: Static[flo
 
 def noisy_fold(v: MetricVector[L1, Real], eps: Static[float]) -> Priv[Real]:  # expect: v=(inf, 0); eps=static; accounting=sequential; assumes=eps > 0
     return fold(lambda acc, e: acc + laplace_mechanism(1.0, eps, acc), 0.0, v)  # E: DPS405
+
+
+def conditional_expression(x: Real, flag: Static[bool]) -> Priv[Real]:  # expect: x=(2, 0); flag=static; accounting=sequential
+    return laplace_mechanism(1.0, 2.0, x) if flag else laplace_mechanism(1.0, 1.0, x)
