@@ -55,3 +55,23 @@ def test_delta_prime_is_configurable() -> None:
     strict = _function("tests/cases/privacy.py", "hundred_laplace", Options(delta_prime=1e-9))
     assert float(loose["params"][0]["epsilon"]) < float(strict["params"][0]["epsilon"])
     assert loose["params"][0]["delta"] == "1/1000"
+
+
+def test_sample_larger_than_the_data_is_refused(tmp_path: Any) -> None:
+    program = tmp_path / "big_sample.py"
+    program.write_text(
+        "import numpy as np\n"
+        "from dpsens import Data, L2, L_inf, MetricMatrix, MetricVector, Priv, Real, clip\n"
+        "from dpsens import gaussian_mechanism_zcdp, sample, undisc_container\n\n"
+        "def f(m: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L2, Real]]:\n"
+        "    total = 0.0\n"
+        "    for _ in range(5):\n"
+        "        batch, _rest = sample(100, m, m)\n"
+        "        total = total + gaussian_mechanism_zcdp(\n"
+        "            2.0, 0.1, np.sum(undisc_container(clip(L2, batch)), axis=0))\n"
+        "    return total\n"
+    )
+    [file] = check_paths([str(program)], options=Options(bindings=(("rows(m)", 50.0),))).files
+    assert "DPS406" in [d.code for d in file.diagnostics]
+    [m] = file.functions[0]["params"]
+    assert m["epsilon"] == "inf"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer.values import Value, join, tuple_value, unknown
+from dpsens.infer.values import UNKNOWN, Value, join, tuple_value, unknown
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.sym import context as C
 
@@ -114,6 +114,8 @@ class StatementRules:
             self.env[target.id] = value
         elif isinstance(target, ir.TupleTarget):
             parts = _unpack(value, len(target.elts))
+            if parts is None and value.type == UNKNOWN:
+                parts = [unknown(value.ctx)] * len(target.elts)  # already reported where it arose
             if parts is None:
                 self.report(target.span, "DPS301",
                             f"cannot unpack {value.type.show()} into {len(target.elts)} names")

@@ -85,7 +85,7 @@ class RuleTable:
             a.report(span, "DPS303", f"{rule.qualname.split('.')[-1]}() {error}")
             return unknown(C.total(v.ctx for v in (*args, *keywords.values())))
         values = [v for v in bound.values() if v is not None]
-        if any(v.type == UNKNOWN for v in values):
+        if any(v.type == UNKNOWN and not v.public for v in values):
             return unknown(C.total(v.ctx for v in values))  # already reported where it arose
         if rule.special is not None:
             return special.RULES[rule.special](a, rule, bound, span)

@@ -1,0 +1,75 @@
+"""Counterexamples from the privacy review: each once reported ε or δ below the truth."""
+
+import numpy as np
+
+from dpsens import (
+    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip,
+    laplace_mechanism, map_rows, norm_convert, randomized_response, sample, undisc_container,
+)
+
+
+def loop_carried(x: Real) -> Priv[Real]:  # expect: x=(100, 0); accounting=basic
+    acc = x
+    out = 0.0
+    for _ in range(10):
+        out = out + laplace_mechanism(1.0, 1.0, acc)
+        acc = acc + x
+    return out
+
+
+def noised_carried(x: Real) -> Priv[Real]:  # expect: x=(3, 0); accounting=basic
+    acc = x
+    for _ in range(3):
+        acc = laplace_mechanism(1.0, 1.0, acc)
+    return acc
+
+
+def escaped_sample(m: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: m=(1, 0); accounting=sequential
+    for _ in range(1):
+        batch, _rest = sample(10, m, m)
+    total = np.sum(undisc_container(clip(L1, batch)), axis=0)
+    return laplace_mechanism(2.0, 1.0, total)
+
+
+def one_sample_two_outputs(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(log(1 + 10*(-1 + exp(4))/rows(m)), 0); accounting=basic
+    a, b = sample(10, m, m)
+    first = laplace_mechanism(2.0, 2.0, norm_convert(L1, np.sum(undisc_container(clip(L1, a)), axis=0)))
+    second = laplace_mechanism(2.0, 2.0, norm_convert(L1, np.sum(undisc_container(clip(L1, b)), axis=0)))
+    return first[0] + second[0]
+
+
+def leaky(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=released  # E: DPS403
+    return x
+
+
+def calls_leaky(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=sequential
+    return leaky(x)
+
+
+def apply(f: PrivacyFunction, d: Data) -> Priv[Real]:  # expect: d=(eps(f), delta(f)); f=static; accounting=sequential
+    return f(d)
+
+
+def laplace_on_data(d: Data) -> Priv[Real]:  # expect: d=(inf, inf); accounting=sequential
+    return apply(lambda z: laplace_mechanism(1.0, 1.0, z), d)  # E: DPS401
+
+
+def per_entry_linf(v: MetricVector[L_inf, Real]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(len(v), 0); accounting=sequential
+    return map_rows(lambda e: laplace_mechanism(1.0, 1.0, e), v)
+
+
+def per_entry_rr(bits: MetricVector[L2, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(ceiling(sqrt(len(bits))), 0); accounting=sequential
+    return map_rows(lambda b: randomized_response(1.0, b), bits)
+
+
+def l2_data_caller(bits: MetricVector[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(len(bits)*ceiling(sqrt(len(bits))), 0); accounting=sequential
+    return per_entry_rr(bits)
+
+
+def negative_epsilon(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(1, 0); accounting=sequential
+    return laplace_mechanism(1.0, -1.0, x) + laplace_mechanism(1.0, 1.0, y)  # E: DPS406
+
+
+def seeded(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=sequential
+    return laplace_mechanism(1.0, 1.0, x, rng=np.random.default_rng(0))  # E: DPS407
+
