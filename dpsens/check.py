@@ -1,17 +1,44 @@
-"""The check pipeline: files -> parsed modules -> program -> per-file reports."""
+"""The check pipeline: files -> import graph -> units (cached or analyzed) -> per-file reports."""
 
 from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from dpsens import ir
+from dpsens.config import Budget
 from dpsens.diagnostics import Diagnostic
-from dpsens.files import collect, display, module_name
+from dpsens.files import WalkRules, collect, display, module_name
+from dpsens.graph import Facts, ModuleGraph, Source, Unit, read
 from dpsens.options import Options
-from dpsens.report.model import FileReport, function_report
+from dpsens.rules import BUNDLED_STUBS
+from dpsens.report.model import FileReport
+from dpsens.selection import Selection
+
+if TYPE_CHECKING:
+    from dpsens.cache import Cache
+    from dpsens.rules.table import RuleTable
+    from dpsens.workers import Runner
+
+
+class NoInputError(Exception):
+    """A directory given to check holds no Python files (a mistyped path in CI, usually)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a run finds files, what it reports, and where it caches."""
+
+    stub_dirs: tuple[Path, ...] = ()
+    options: Options = field(default_factory=Options)
+    selection: Selection = field(default_factory=Selection)
+    budgets: tuple[Budget, ...] = ()
+    walk: WalkRules | None = None
+    cache_dir: Path | None = None  # None: no cache (the library default; the CLI caches)
+    jobs: int = 1
+    progress: bool = False
 
 
 @dataclass
@@ -20,6 +47,9 @@ class CheckResult:
 
     files: list[FileReport] = field(default_factory=list)
     checked: int = 0  # source files looked at
+    analyzed: int = 0  # units analyzed in this run
+    cached: int = 0  # units whose reports came from the cache
+    excluded: int = 0  # paths passed over by exclude globs or .gitignore
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -36,115 +66,203 @@ def mentions_dpsens(text: str) -> bool:
 
 
 def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
-                options: Options | None = None) -> CheckResult:
-    """Analyze every file under the paths."""
-    files, missing = collect(paths)
-    result = CheckResult(checked=len(files))
-    for raw in missing:
+                options: Options | None = None, settings: Settings | None = None) -> CheckResult:
+    """Analyze every file under the paths (raises NoInputError for a directory without Python)."""
+    from dpsens.postprocess import finish
+    from dpsens.workers import Runner, forget, progress_stream
+
+    settings = settings or Settings(tuple(stub_dirs), options or Options())
+    collected = collect(paths, settings.walk)
+    if collected.empty:
+        where = ", ".join(f"'{p}'" for p in collected.empty)
+        raise NoInputError(f"no Python files found in {where} (after exclusions)")
+    result = CheckResult(checked=len(collected.files), excluded=collected.excluded)
+    for raw in collected.missing:
         shown = Path(raw).as_posix()
         result.files.append(FileReport(shown, diagnostics=[
             Diagnostic(shown, 1, 1, "DPS002", "no such file or directory")]))
-    sources = {path: display(path) for path in files}
-    result.files.extend(check_sources(sources, stub_dirs, options))
+    for shown, reason in collected.unreadable:
+        result.files.append(FileReport(shown, diagnostics=[
+            Diagnostic(shown, 1, 1, "DPS002", f"cannot read directory: {reason}")]))
+    sources = [_checked(path) for path in collected.files]
+    runner = Runner(settings.jobs, progress_stream(settings.progress))
+    try:
+        graph, reports = _run(sources, settings, runner, result)
+    finally:
+        runner.close()
+        forget()
+    result.files.extend(reports)
+    finish(result, graph, settings)
     result.files.sort(key=lambda f: f.path)
     return result
 
 
-def check_sources(sources: dict[Path, str], stub_dirs: Sequence[Path] = (),
-                  options: Options | None = None) -> list[FileReport]:
-    """Parse, analyze and report the given files (path -> displayed path).
+def _checked(path: Path) -> Source:
+    source = read(path, display(path))
+    source.name = module_name(path)
+    source.reported = source.text is None or mentions_dpsens(source.text)
+    return source
 
-    Files that never name dpsens are skipped cheaply, unless an analyzed module
-    imports them: then their functions are analyzed where they are called.
-    """
-    from dpsens.frontend.parse import parse_module, read_source
 
-    reports: dict[str, FileReport] = {}
-    modules: list[ir.Module] = []
-    skipped: dict[str, tuple[Path, str, str]] = {}  # module name -> (path, shown, text)
-    for path, shown in sources.items():
-        text, problems = read_source(path, shown)
-        report = FileReport(shown, diagnostics=list(problems))
-        if text is None or not mentions_dpsens(text):
-            if problems:
-                reports[shown] = report
-            elif text is not None:
-                skipped[module_name(path)] = (path, shown, text)
-            continue
-        module, problems = parse_module(text, shown, module_name(path))
-        report.diagnostics.extend(problems)
-        reports[shown] = report
-        if module is not None:
-            modules.append(module)
-    helpers = _imported_helpers(modules, skipped)
-    if modules:
-        _analyze(modules, helpers, reports, stub_dirs, options or Options())
+def _run(sources: list[Source], settings: Settings, runner: Runner,
+         result: CheckResult) -> tuple[ModuleGraph, list[FileReport]]:
+    """Resolve imports, take unchanged units from the cache, analyze the others."""
+    cache = _open_cache(settings)
+    graph = ModuleGraph(sources)
+
+    def provide(needed: list[Source]) -> dict[str, Facts]:
+        found: dict[str, Facts] = {}
+        for source in needed:
+            entry = cache.load("facts", f"{source.shown}:{source.name}",
+                               f"{cache.tool}:{source.digest}") if cache else None
+            facts = _facts_from(source.shown, entry) if entry is not None else None
+            found[source.shown] = facts if facts is not None else _parse(source, cache)
+        return found
+
+    graph.expand(provide)
+    reports = {s.shown: FileReport(s.shown, diagnostics=[*s.problems, *graph.problems(s.shown)])
+               for s in sources if s.reported}
+    records, dirty = _cached_units(graph.units(), cache)
+    if dirty:
+        stubs = stub_directories(settings.stub_dirs)
+        calls = [([_row(s) for s in unit.members],
+                  [_row(s) for s in unit.closure if graph.parsed(s.shown)],
+                  stubs, settings.options) for _, unit in dirty]
+        privacy = any("Priv" in (s.text or "") for _, unit in dirty for s in unit.members)
+        found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs, privacy))
+        for (index, unit), record in zip(dirty, found):
+            records[index] = record
+            if cache is not None and not _crashed(record):
+                cache.store("units", _unit_identity(unit), _unit_key(unit, cache), {"files": record})
+    result.analyzed, result.cached = len(dirty), len(records) - len(dirty)
+    return graph, _merge(reports, [records[i] for i in sorted(records)])
+
+
+def _row(source: Source) -> tuple[str, str, str, str]:
+    return source.shown, source.name, source.digest, source.text or ""
+
+
+def _parse(source: Source, cache: Cache | None) -> Facts:
+    """LibCST-parse a module (kept for its analysis in this run) and cache its facts."""
+    from dpsens.cache import encode_diagnostics
+    from dpsens.workers import parsed
+
+    module, problems = parsed(_row(source))
+    imports = tuple(module.imports.values()) if module is not None else ()
+    if cache is not None:
+        entry = {"imports": list(imports), "parsed": module is not None,
+                 "problems": encode_diagnostics(problems)}
+        cache.store("facts", f"{source.shown}:{source.name}", f"{cache.tool}:{source.digest}", entry)
+    return Facts(imports, module is not None, tuple(problems))
+
+
+def _prepare(stubs: tuple[Path, ...], privacy: bool) -> None:
+    """Imports and the rule table, done once before forking workers that all need them."""
+    import dpsens.infer.program  # noqa: F401  (sympy)
+    from dpsens.workers import rules
+
+    rules(stubs)
+    if privacy:  # privacy accounting loads dp-accounting (1.5 s) in every worker otherwise
+        try:
+            import dp_accounting  # type: ignore[import-untyped]  # noqa: F401
+        except ImportError:
+            pass
+
+
+def _analyze_unit(*call: Any) -> dict[str, Any]:
+    from dpsens.workers import analyze_task
+
+    return analyze_task(*call)
+
+
+def _open_cache(settings: Settings) -> Cache | None:
+    if settings.cache_dir is None:
+        return None
+    from dpsens.cache import Cache, analysis_fingerprint, tool_fingerprint
+
+    tool = tool_fingerprint()
+    stubs = (BUNDLED_STUBS, *stub_directories(settings.stub_dirs))
+    return Cache(settings.cache_dir, tool, analysis_fingerprint(tool, stubs, settings.options))
+
+
+def stub_directories(extra: Sequence[Path]) -> tuple[Path, ...]:
+    """The stub directories to load besides the rule table's bundled ones (dpsens/stubs)."""
+    return tuple(extra)
+
+
+def _facts_from(shown: str, entry: dict[str, Any]) -> Facts | None:
+    """Facts from a cache entry; None (a miss) for an entry of the wrong shape."""
+    from dpsens.cache import decode_diagnostics
+
+    try:
+        return Facts(tuple(map(str, entry["imports"])), bool(entry["parsed"]),
+                     tuple(decode_diagnostics(shown, entry["problems"])))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _cached_units(units: list[Unit], cache: Cache | None
+                  ) -> tuple[dict[int, dict[str, Any]], list[tuple[int, Unit]]]:
+    """Records of units whose inputs are unchanged, and the units to analyze."""
+    records: dict[int, dict[str, Any]] = {}
+    dirty: list[tuple[int, Unit]] = []
+    for index, unit in enumerate(units):
+        entry = cache.load("units", _unit_identity(unit), _unit_key(unit, cache)) if cache else None
+        if entry is not None and _well_formed(entry.get("files")):
+            records[index] = entry["files"]
+        else:
+            dirty.append((index, unit))
+    return records, dirty
+
+
+def _well_formed(record: object) -> bool:
+    """A stored unit record has the shape _merge reads (anything else is a miss)."""
+    return isinstance(record, dict) and all(
+        isinstance(data, dict) and isinstance(data.get("functions"), list)
+        and isinstance(data.get("diagnostics"), list)
+        and all(isinstance(row, list) and len(row) == 7 for row in data["diagnostics"])
+        for data in record.values())
+
+
+def _unit_identity(unit: Unit) -> str:
+    return "\n".join(f"{s.shown}:{s.name}" for s in unit.members)
+
+
+def _unit_key(unit: Unit, cache: Cache) -> str:
+    """Changes with the analyzer, stubs, options, and the content of every module involved."""
+    from dpsens.cache import digest
+
+    def rows(sources: Sequence[Source]) -> list[list[str]]:
+        return [[s.shown, s.name, s.digest] for s in sources]
+
+    return digest(cache.analysis, rows(unit.members), rows(unit.closure))
+
+
+def _crashed(record: dict[str, Any]) -> bool:
+    """An internal error is not cached: the next run tries again."""
+    return any(row[2] == "DPS001" for file in record.values() for row in file["diagnostics"])
+
+
+def _merge(reports: dict[str, FileReport], records: list[dict[str, Any]]) -> list[FileReport]:
+    """Per-file reports from unit records; diagnostics landing in imported files are kept."""
+    from dpsens.cache import decode_diagnostics
+
+    for record in records:
+        for path, data in record.items():
+            report = reports.setdefault(path, FileReport(path))
+            report.functions.extend(data["functions"])
+            report.diagnostics.extend(decode_diagnostics(path, data["diagnostics"]))
     for report in reports.values():
         report.diagnostics = sorted(set(report.diagnostics))
     return list(reports.values())
 
 
-def _imported_helpers(modules: list[ir.Module],
-                      skipped: dict[str, tuple[Path, str, str]]) -> list[ir.Module]:
-    """Modules that analyzed modules import (transitively) but that are not reported.
-
-    They are files of the checked set that never name dpsens, or files on disk
-    next to the checked ones (a pre-commit run passes only the staged files).
-    """
-    from dpsens.frontend.parse import parse_module, read_source
-
-    known = {m.name for m in modules}
-    helpers: list[ir.Module] = []
-    pending = list(modules)
-    while pending:
-        module = pending.pop()
-        for target in module.imports.values():
-            for name in _candidate_modules(target):
-                if name in known:
-                    break
-                found = skipped.pop(name, None) or _on_disk(module, name)
-                if found is None:
-                    continue
-                path, shown, text = found
-                helper, _ = parse_module(text, shown, name) if text is not None else (None, [])
-                known.add(name)
-                if helper is not None:
-                    helpers.append(helper)
-                    pending.append(helper)
-                break
-    return helpers
-
-
-def _on_disk(importer: ir.Module, name: str) -> tuple[Path, str, str | None] | None:
-    """The source of module ``name`` beside the importing module's package root."""
-    from dpsens.frontend.parse import read_source
-
-    depth = len(importer.name.split("."))
-    root = Path(importer.path).parent
-    if Path(importer.path).name == "__init__.py":
-        depth -= 1
-    for _ in range(depth - 1):
-        root = root.parent
-    relative = Path(*name.split("."))
-    for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
-        if candidate.is_file():
-            text, _ = read_source(candidate, display(candidate))
-            return candidate, display(candidate), text
-    return None
-
-
-def _candidate_modules(qualified: str) -> list[str]:
-    """``pkg.mod.func`` may name module pkg.mod.func or pkg.mod."""
-    parts = qualified.split(".")
-    return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
-
-
 def _analyze(modules: list[ir.Module], helpers: list[ir.Module], reports: dict[str, FileReport],
-             stub_dirs: Sequence[Path], options: Options) -> None:
+             rules: RuleTable, options: Options) -> None:
     from dpsens.infer.program import Program
-    from dpsens.rules.table import RuleTable
+    from dpsens.report.model import function_report
 
-    program = Program(modules + helpers, RuleTable(stub_dirs), options)
+    program = Program(modules + helpers, rules, options)
     for qualname, (module, function) in program.functions.items():
         if module.path not in reports:
             continue  # a helper module: analyzed at its call sites only
@@ -161,7 +279,7 @@ def _analyze(modules: list[ir.Module], helpers: list[ir.Module], reports: dict[s
             if not found:
                 continue
             reports[module.path] = FileReport(module.path)
-        reports[module.path].diagnostics.extend(_unsuppressed(module, found))
+        reports[module.path].diagnostics.extend(found)
 
 
 def _internal_error(program: object, module: ir.Module, function: ir.Function,
@@ -173,9 +291,5 @@ def _internal_error(program: object, module: ir.Module, function: ir.Function,
     program.report(module, function.span, "DPS001", message)  # type: ignore[attr-defined]
 
 
-def _unsuppressed(module: ir.Module, found: set[Diagnostic]) -> list[Diagnostic]:
-    """Drop diagnostics silenced by ``# dpsens: ignore[CODE]`` on their line."""
-    return [d for d in found if d.code not in module.suppressions.get(d.line, frozenset())]
-
-
-__all__ = ["CheckResult", "check_paths", "check_sources"]
+__all__ = ["CheckResult", "NoInputError", "Settings", "check_paths", "mentions_dpsens",
+           "stub_directories"]

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-FORMATS = ("text", "json")
+if TYPE_CHECKING:
+    from dpsens.check import CheckResult, Settings
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+class UsageError(Exception):
+    """Bad flags, config or output path: exit 2 with this message."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,15 +31,41 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dpsens", description="Sensitivity and privacy analysis of annotated Python.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     check = commands.add_parser("check", help="analyze files and report sensitivities and privacy")
-    check.add_argument("paths", nargs="*", default=["."], help="files or directories (default: .)")
-    check.add_argument("--format", choices=FORMATS, default="text", help="output format")
-    check.add_argument("--stubs", action="append", default=[], metavar="DIR",
-                       help="an extra directory of .pyi stubs (repeatable)")
-    check.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
-                       help="a value for a static parameter or dimension: k=10, rows(data)=60000, "
-                            "or function.k=10 (repeatable)")
-    check.add_argument("--delta-prime", type=_probability, default=None, metavar="D",
-                       help="the δ' of advanced composition and zCDP/RDP/PLD (default 1e-5)")
+    check.add_argument("paths", nargs="*", default=[], help="files or directories (default: .)")
+    output = check.add_argument_group("output")
+    output.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    output.add_argument("-o", "--output", metavar="FILE",
+                        help="write the report to FILE (replaced only once it is complete)")
+    output.add_argument("--statistics", action="store_true",
+                        help="print how often each code was reported instead of the diagnostics")
+    loudness = output.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", action="store_true",
+                          help="print diagnostics only: no function reports, no summary")
+    loudness.add_argument("-v", "--verbose", action="store_true",
+                          help="also say on stderr which config, cache and files were used")
+    codes = check.add_argument_group("codes")
+    codes.add_argument("--select", action="append", metavar="CODES",
+                       help="report only these codes or prefixes, comma-separated (DPS2 selects "
+                            "DPS2xx); replaces the config's select")
+    codes.add_argument("--ignore", action="append", default=[], metavar="CODES",
+                       help="do not report these codes or prefixes; adds to the config's ignore")
+    analysis = check.add_argument_group("analysis")
+    analysis.add_argument("--config", metavar="PYPROJECT",
+                          help="the pyproject.toml to read (default: the nearest one with "
+                               "[tool.dpsens] above the checked paths)")
+    analysis.add_argument("--stubs", action="append", default=[], metavar="DIR",
+                          help="an extra directory of .pyi stubs (repeatable)")
+    analysis.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
+                          help="a value for a static parameter or dimension: k=10, "
+                               "rows(data)=60000, or function.k=10 (repeatable)")
+    analysis.add_argument("--delta-prime", type=_probability, default=None, metavar="D",
+                          help="the δ' of advanced composition and zCDP/RDP/PLD (default 1e-5)")
+    speed = check.add_argument_group("speed")
+    speed.add_argument("-j", "--jobs", type=_positive, default=1, metavar="N",
+                       help="analyze in N processes (default 1)")
+    speed.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    speed.add_argument("--cache-dir", metavar="DIR",
+                       help="where to cache results (default .dpsens_cache beside the config)")
     explain = commands.add_parser("explain", help="print the documentation of a diagnostic code")
     explain.add_argument("code", help="a code such as DPS201")
     return parser
@@ -42,7 +76,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "explain":
         return _explain(args.code)
-    return _check(args)
+    from dpsens.check import NoInputError
+    from dpsens.config import ConfigError
+
+    try:
+        return _check(args)
+    except (UsageError, ConfigError, NoInputError) as error:
+        print(f"dpsens: error: {error}", file=sys.stderr)
+        return 2
 
 
 def _explain(code: str) -> int:
@@ -57,49 +98,123 @@ def _explain(code: str) -> int:
 
 
 def _probability(text: str) -> float:
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text}") from None
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must be in (0, 1), got {text}")
     return value
 
 
-def _bindings(pairs: list[str]) -> tuple[tuple[str, float], ...]:
-    out = []
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        try:
-            out.append((name.strip(), float(value)))
-        except ValueError:
-            sep = ""
-        if not sep or not name.strip():
-            raise SystemExit(f"dpsens: error: --bind expects NAME=NUMBER, got '{pair}'")
-    return tuple(out)
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return int(text)
 
 
 def _check(args: argparse.Namespace) -> int:
-    from dpsens.check import check_paths
-    from dpsens.options import Options
+    from dpsens.check import NoInputError, check_paths
+    from dpsens.settings import settings_from
 
+    _conflicts(args)
+    settings, notes = settings_from(args)
+    if args.verbose:
+        for note in notes:
+            print(f"dpsens: {note}", file=sys.stderr)
+    target = _output_target(args.output)
     try:
-        bindings = _bindings(args.bind)
-    except SystemExit as error:
-        print(error, file=sys.stderr)
-        return 2
-    options = Options(delta_prime=args.delta_prime or Options.delta_prime, bindings=bindings)
-    try:
-        result = check_paths(args.paths, [Path(d) for d in args.stubs], options)
+        result = check_paths(args.paths or ["."], settings=settings)
+    except NoInputError:
+        raise
     except Exception as error:  # noqa: BLE001 - never a traceback for the user
         print(f"dpsens: internal error: {type(error).__name__}: {error}; please report this",
               file=sys.stderr)
         return 2
-    if args.format == "json":
-        from dpsens.report.json_format import render
+    if args.verbose:
+        _describe(result, settings)
+    text = _render(result, args, color=target is None and _color(sys.stdout))
+    if target is None:
+        sys.stdout.write(text)
     else:
-        from dpsens.report.text import render
-    sys.stdout.write(render(result))
+        _write_atomically(target, text)
     if any(d.code == "DPS001" for d in result.diagnostics):
         return 2
     return 1 if result.errors else 0
+
+
+def _conflicts(args: argparse.Namespace) -> None:
+    if args.no_cache and args.cache_dir:
+        raise UsageError("--no-cache and --cache-dir contradict each other")
+    if args.statistics and args.format != "text":
+        raise UsageError(f"--statistics prints a text table; it cannot be combined with "
+                         f"--format {args.format}")
+
+
+def _render(result: CheckResult, args: argparse.Namespace, color: bool) -> str:
+    if args.format == "json":
+        from dpsens.report.json_format import render
+    elif args.format == "sarif":
+        from dpsens.report.sarif import render
+    elif args.format == "github":
+        from dpsens.report.github import render
+    else:
+        from dpsens.report import text
+
+        return text.render(result, quiet=args.quiet, color=color, statistics=args.statistics)
+    return render(result)
+
+
+def _color(stream: object) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _output_target(raw: str | None) -> Path | None:
+    """Check the --output path before any work, so a bad path costs nothing."""
+    if raw is None:
+        return None
+    path = Path(raw)
+    if path.is_dir():
+        raise UsageError(f"--output '{raw}' is a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"--output '{raw}': directory '{parent.as_posix()}' does not exist")
+    if not os.access(parent, os.W_OK):
+        raise UsageError(f"--output '{raw}': directory '{parent.as_posix()}' is not writable")
+    return path
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write beside the target and rename: readers never see a partial report."""
+    import tempfile
+
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(temporary, _new_file_mode())  # mkstemp makes 0600; a report is shared like any file
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _describe(result: CheckResult, settings: Settings) -> None:
+    """--verbose: what the run used (no timings, no absolute paths: logs get compared too)."""
+    jobs = f"{settings.jobs} job{'s' if settings.jobs != 1 else ''}"
+    print(f"dpsens: {result.checked} files checked, {result.excluded} paths excluded; "
+          f"{result.analyzed} units analyzed, {result.cached} from the cache; {jobs}",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

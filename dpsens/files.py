@@ -1,38 +1,82 @@
-"""Find the Python files to check and name their modules."""
+"""Find the Python files to check (exclude globs, .gitignore) and name their modules."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 SKIPPED_DIRS = {"__pycache__", ".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv",
                 "env", "build", "dist", "node_modules", ".mypy_cache", ".pytest_cache",
-                "site-packages", ".eggs"}
+                "site-packages", ".eggs", ".dpsens_cache"}
 
 
-def collect(paths: Iterable[str]) -> tuple[list[Path], list[str]]:
-    """Python files under the given paths (sorted, unique) and the paths that do not exist."""
+@dataclass(frozen=True)
+class WalkRules:
+    """What a directory walk keeps; globs are gitignore-style, relative to ``root``."""
+
+    root: Path = field(default_factory=Path.cwd)
+    include: tuple[str, ...] = ("*.py",)
+    exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+
+
+@dataclass
+class Collected:
+    """The files to check and what went wrong finding them."""
+
+    files: list[Path] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # paths that do not exist
+    empty: list[str] = field(default_factory=list)  # directories without Python files
+    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (directory, reason)
+    excluded: int = 0  # paths passed over because of exclude globs or .gitignore
+
+
+def collect(paths: Iterable[str], rules: WalkRules | None = None) -> Collected:
+    """Python files under the given paths (sorted by displayed path, unique).
+
+    Exclude globs apply to files named on the command line too (pre-commit
+    passes every staged file, and an excluded file should stay excluded);
+    .gitignore and include globs only filter what a directory walk finds.
+    """
+    rules = rules or WalkRules()
+    _work_tree.cache_clear()  # .gitignore files may have changed since an earlier call
+    _ignore_spec.cache_clear()
+    matcher = _Matcher(rules)
+    out = Collected()
     found: dict[str, Path] = {}
-    missing: list[str] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            for file in _walk(path):
-                found.setdefault(str(file.resolve()), file)
-        elif path.is_file() or path.suffix in (".py", ".pyi"):
-            if not path.exists():
-                missing.append(raw)
+        if path.is_dir() or path.is_file():
+            if matcher.excluded(path, path.is_dir()):
+                out.excluded += 1
                 continue
+        if path.is_dir():
+            before = len(found)
+            for file in _walk(path, matcher, out):
+                found.setdefault(str(file.resolve()), file)
+            if len(found) == before:
+                out.empty.append(raw)
+        elif path.is_file():
             found.setdefault(str(path.resolve()), path)
         else:
-            missing.append(raw)
-    return sorted(found.values(), key=display), missing
+            out.missing.append(raw)
+    out.files = sorted(found.values(), key=display)
+    return out
 
 
-def _walk(root: Path) -> Iterable[Path]:
+def _walk(root: Path, matcher: _Matcher, out: Collected) -> Iterator[Path]:
     seen: set[tuple[int, int]] = set()
-    for directory, subdirs, files in os.walk(root, followlinks=True):
+
+    def unreadable(error: OSError) -> None:
+        out.unreadable.append((display(Path(error.filename)), error.strerror or "unreadable"))
+
+    for directory, subdirs, files in os.walk(root, followlinks=True, onerror=unreadable):
         try:
             info = os.stat(directory)
         except OSError:
@@ -41,10 +85,95 @@ def _walk(root: Path) -> Iterable[Path]:
             subdirs[:] = []
             continue
         seen.add((info.st_dev, info.st_ino))
-        subdirs[:] = sorted(d for d in subdirs if d not in SKIPPED_DIRS and not d.startswith("."))
+        base = Path(directory)
+        kept = []
+        for name in sorted(subdirs):
+            if name in SKIPPED_DIRS or name.startswith("."):
+                continue
+            if matcher.excluded(base / name, True, walking=True):
+                out.excluded += 1
+                continue
+            kept.append(name)
+        subdirs[:] = kept
         for name in sorted(files):
-            if name.endswith(".py"):
-                yield Path(directory) / name
+            if not matcher.included(base / name):
+                continue
+            if matcher.excluded(base / name, False, walking=True):
+                out.excluded += 1
+                continue
+            yield base / name
+
+
+class _Matcher:
+    """Include/exclude globs relative to the root, and .gitignore files of the git work tree."""
+
+    def __init__(self, rules: WalkRules) -> None:
+        import pathspec
+
+        self.root = rules.root.resolve()
+        self.include = pathspec.GitIgnoreSpec.from_lines(rules.include)
+        self.exclude = pathspec.GitIgnoreSpec.from_lines(rules.exclude)
+        self.gitignore = rules.respect_gitignore
+
+    def included(self, path: Path) -> bool:
+        return self.include.match_file(self._relative(path.resolve(), self.root))
+
+    def excluded(self, path: Path, is_dir: bool, walking: bool = False) -> bool:
+        absolute = path.resolve()
+        relative = self._relative(absolute, self.root) + ("/" if is_dir else "")
+        if self.exclude.match_file(relative):
+            return True
+        return walking and self.gitignore and _git_ignored(absolute, is_dir)
+
+    @staticmethod
+    def _relative(path: Path, root: Path) -> str:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            return display(path)
+
+
+def _git_ignored(path: Path, is_dir: bool) -> bool:
+    """Whether the .gitignore files from the work tree's root down to ``path`` ignore it.
+
+    As in git, the deepest file with a matching pattern decides, and a
+    ``!pattern`` re-includes. Outside a git work tree nothing is ignored.
+    """
+    top = _work_tree(path.parent)
+    if top is None:
+        return False
+    decision = False
+    directories = [top, *reversed([d for d in path.parents if top in d.parents])]
+    for directory in directories:
+        spec = _ignore_spec(directory, directory == top)
+        if spec is None:
+            continue
+        relative = path.relative_to(directory).as_posix() + ("/" if is_dir else "")
+        result = spec.check_file(relative).include
+        if result is not None:
+            decision = result
+    return decision
+
+
+@lru_cache(maxsize=None)
+def _work_tree(directory: Path) -> Path | None:
+    if (directory / ".git").exists():
+        return directory
+    return None if directory.parent == directory else _work_tree(directory.parent)
+
+
+@lru_cache(maxsize=None)
+def _ignore_spec(directory: Path, top: bool) -> GitIgnoreSpec | None:
+    import pathspec
+
+    lines: list[str] = []
+    sources = [directory / ".git" / "info" / "exclude"] if top else []
+    for source in (*sources, directory / ".gitignore"):
+        try:
+            lines.extend(source.read_text(errors="replace").splitlines())
+        except OSError:
+            continue
+    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
 
 
 def display(path: Path) -> str:
@@ -65,3 +194,6 @@ def module_name(path: Path) -> str:
         parts.append(directory.name)
         directory = directory.parent
     return ".".join(reversed(parts)) or path.stem
+
+
+__all__ = ["Collected", "WalkRules", "collect", "display", "module_name"]

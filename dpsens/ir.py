@@ -288,7 +288,6 @@ class Module:
     imports: dict[str, str] = field(default_factory=dict)  # local alias -> qualified name
     constants: dict[str, Expr] = field(default_factory=dict)  # globals assigned once
     functions: tuple[Function, ...] = ()
-    suppressions: dict[int, frozenset[str]] = field(default_factory=dict)  # line -> codes
     star_imports: tuple[str, ...] = ()  # modules imported with ``from m import *``
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import tokenize
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +15,6 @@ from dpsens.diagnostics import Diagnostic, Span
 from dpsens.frontend.lower_stmt import StmtLowerer
 from dpsens.frontend.positions import ModulePositions, statement_lines
 
-_SUPPRESSION = re.compile(r"#\s*dpsens:\s*ignore\[([A-Za-z0-9_,\s]+)\]")
 
 
 def read_source(path: Path, display: str) -> tuple[str | None, list[Diagnostic]]:
@@ -102,8 +100,8 @@ class _ModuleLowerer(StmtLowerer):
             if count > 1:
                 constants.pop(name, None)  # a reassigned global has no single value
         return ir.Module(
-            self.display, self.name, imports, constants, tuple(functions), suppressions(text),
-            tuple(stars),
+            self.display, self.name, imports, constants, tuple(functions),
+            star_imports=tuple(stars),
         )
 
     def _constant(
@@ -152,19 +150,6 @@ def _dotted(node: cst.CSTNode) -> str:
     if isinstance(node, cst.Attribute):
         return f"{_dotted(node.value)}.{node.attr.value}"
     return ""
-
-
-def suppressions(text: str) -> dict[int, frozenset[str]]:
-    """Line -> codes of ``# dpsens: ignore[DPSnnn, ...]`` comments."""
-    out: dict[int, frozenset[str]] = {}
-    if "dpsens:" not in text:
-        return out
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = _SUPPRESSION.search(line)
-        if match:
-            codes = {c.strip().upper() for c in match.group(1).split(",") if c.strip()}
-            out[number] = frozenset(codes)
-    return out
 
 
 def parse_annotation_string(text: str, span: Span) -> ir.Expr | None:

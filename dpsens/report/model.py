@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dpsens.diagnostics import Diagnostic
-from dpsens.infer.summary import Summary
-from dpsens.sym import expr as E
+
+if TYPE_CHECKING:  # a cached run builds FileReports without loading the analyzer (sympy)
+    from dpsens.infer.summary import Summary
 
 
 @dataclass
@@ -21,6 +22,8 @@ class FileReport:
 
 def function_report(summary: Summary) -> dict[str, Any]:
     """The JSON object of one function."""
+    from dpsens.sym import expr as E
+
     params = []
     for param in summary.params:
         entry: dict[str, Any] = {"name": param.name, "type": param.text, "static": param.static}

@@ -1,23 +1,65 @@
-"""The human-readable text format."""
+"""The human-readable text format (optionally coloured, quiet, or as statistics)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from dpsens.check import CheckResult
+from dpsens.diagnostics import Diagnostic
+
+_BOLD, _RED, _YELLOW, _GREEN, _CYAN, _RESET = (f"\x1b[{n}m" for n in ("1", "31", "33", "32",
+                                                                      "36", "0"))
 
 
-def render(result: CheckResult) -> str:
-    """Per file: each function's report, then its diagnostics; a summary line last."""
+def render(result: CheckResult, quiet: bool = False, color: bool = False,
+           statistics: bool = False) -> str:
+    """Per file: each function's report, then its diagnostics; a summary line last.
+
+    ``quiet`` keeps only the diagnostics (or the statistics), as ``ruff -q`` does.
+    """
+    paint = _Painter(color)
     lines: list[str] = []
-    for report in result.files:
-        if report.functions:
-            lines.append(report.path)
-            for function in report.functions:
-                lines.extend(_function(function))
-        lines.extend(d.render() for d in report.diagnostics)
-    lines.append(summary_line(result))
-    return "\n".join(lines) + "\n"
+    if statistics:
+        lines.extend(statistics_lines(result))
+    else:
+        for report in result.files:
+            if report.functions and not quiet:
+                lines.append(paint(report.path, _BOLD))
+                for function in report.functions:
+                    lines.extend(_function(function))
+            lines.extend(_diagnostic(d, paint) for d in report.diagnostics)
+    if not quiet:
+        summary = summary_line(result)
+        lines.append(paint(summary, _RED if result.errors else _GREEN))
+    return "".join(line + "\n" for line in lines)
+
+
+def statistics_lines(result: CheckResult) -> list[str]:
+    """``count  code  name`` per reported code, most frequent first (ruff --statistics)."""
+    from dpsens.codes import REGISTRY
+
+    counts = Counter(d.code for d in result.diagnostics)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    width = max((len(str(n)) for _, n in rows), default=1)
+    return [f"{n:>{width}}  {code}  {REGISTRY[code].name if code in REGISTRY else ''}".rstrip()
+            for code, n in rows]
+
+
+class _Painter:
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, text: str, *styles: str) -> str:
+        return f"{''.join(styles)}{text}{_RESET}" if self.enabled else text
+
+
+def _diagnostic(d: Diagnostic, paint: _Painter) -> str:
+    if not paint.enabled:
+        return d.render()
+    tone = _RED if d.severity == "error" else _YELLOW if d.severity == "warning" else _CYAN
+    where = paint(f"{d.path}:{d.line}:{d.column}:", _BOLD)
+    return f"{where} {paint(d.code, _BOLD, tone)} {d.message}"
 
 
 def _function(f: dict[str, Any]) -> list[str]:

@@ -17,7 +17,7 @@ from dpsens.sym import expr as E
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
 
-BUNDLED_STUBS = Path(__file__).resolve().parents[2] / "stubs"
+from dpsens.rules import BUNDLED_STUBS  # noqa: E402 - a constant beside the package
 
 
 @dataclass(frozen=True)

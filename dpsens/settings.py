@@ -1,0 +1,97 @@
+"""Command-line flags over ``[tool.dpsens]``: the settings of one check run."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from dpsens.check import Settings
+from dpsens.config import Config, ConfigError, find_config, load_config
+from dpsens.files import WalkRules, display
+from dpsens.options import Options
+from dpsens.selection import Selection, normalize_codes
+
+CACHE_DIR = ".dpsens_cache"
+
+
+def settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
+    """The run's settings, and notes for --verbose (raises ConfigError for bad input)."""
+    config = _config(args)
+    notes = [f"config: {display(config.source)}" if config.source else "config: none found"]
+    options = Options(
+        delta_prime=args.delta_prime or config.delta_prime or Options.delta_prime,
+        beta=config.beta or Options.beta,
+        bindings=config.bindings + _bindings(args.bind),
+    )
+    selection = Selection(config.select, config.ignore).narrowed(
+        _codes(args.select, "--select") if args.select else None, _codes(args.ignore, "--ignore"))
+    cache_dir = _cache_dir(args, config)
+    notes.append(f"cache: {display(cache_dir)}" if cache_dir else "cache: off")
+    settings = Settings(
+        stub_dirs=(*config.stubs, *(Path(d) for d in args.stubs)),
+        options=options,
+        selection=selection,
+        budgets=config.budgets,
+        walk=WalkRules(config.root, config.include, config.exclude, config.respect_gitignore),
+        cache_dir=cache_dir,
+        jobs=args.jobs,
+        progress=not args.quiet,
+    )
+    for directory in settings.stub_dirs:
+        if not directory.is_dir():
+            raise ConfigError(f"--stubs '{directory}' is not a directory")
+    return settings, notes
+
+
+def _config(args: argparse.Namespace) -> Config:
+    if args.config:
+        path = Path(args.config)
+        if not path.is_file():
+            raise ConfigError(f"--config '{args.config}' is not a file")
+        return load_config(path, path.parent)
+    return load_config(find_config(_start(args.paths)), Path.cwd())
+
+
+def _start(paths: list[str]) -> Path:
+    """Where the config search starts: the deepest directory holding every checked path."""
+    if not paths:
+        return Path.cwd()
+    absolute = [os.path.abspath(p) for p in paths]
+    common = Path(os.path.commonpath(absolute))
+    return common if common.is_dir() else common.parent
+
+
+def _cache_dir(args: argparse.Namespace, config: Config) -> Path | None:
+    if args.no_cache:
+        return None
+    if args.cache_dir:
+        return Path(args.cache_dir)
+    if os.environ.get("DPSENS_CACHE_DIR"):
+        return Path(os.environ["DPSENS_CACHE_DIR"])
+    return config.cache_dir or config.root / CACHE_DIR
+
+
+def _codes(values: list[str], flag: str) -> tuple[str, ...]:
+    items = [item for value in values for item in value.split(",") if item.strip()]
+    try:
+        return normalize_codes(items)
+    except ValueError as error:
+        raise ConfigError(f"{flag}: {error}") from None
+
+
+def _bindings(pairs: list[str]) -> tuple[tuple[str, float], ...]:
+    out = []
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not name.strip():
+            raise ConfigError(f"--bind expects NAME=NUMBER, got '{pair}'")
+        out.append((name.strip(), number))
+    return tuple(out)
+
+
+__all__ = ["CACHE_DIR", "settings_from"]

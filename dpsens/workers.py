@@ -1,0 +1,162 @@
+"""Run parse and analysis tasks in this process or across a pool of processes."""
+
+from __future__ import annotations
+
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
+
+from dpsens.options import Options
+
+if TYPE_CHECKING:
+    from dpsens import ir
+    from dpsens.diagnostics import Diagnostic
+    from dpsens.rules.table import RuleTable
+
+
+# A module as tasks carry it: (displayed path, module name, content digest, text).
+Row = tuple[str, str, str, str]
+
+# Parse results of this process, by (path, name, digest). The driver parses before it
+# starts worker processes, so forked workers inherit what it parsed; shipping text and
+# parsing again is as cheap as pickling the IR, which is a deep tree of small objects.
+_PARSED: dict[tuple[str, str, str], tuple[ir.Module | None, list[Diagnostic]]] = {}
+
+
+def parse_task(shown: str, name: str, text: str) -> tuple[ir.Module | None, list[Diagnostic]]:
+    """LibCST-parse and lower one module."""
+    from dpsens.frontend import parse
+
+    return parse.parse_module(text, shown, name)
+
+
+def parsed(row: Row) -> tuple[ir.Module | None, list[Diagnostic]]:
+    """The IR of a module, parsed at most once per process."""
+    shown, name, digest, text = row
+    key = (shown, name, digest)
+    if key not in _PARSED:
+        _PARSED[key] = parse_task(shown, name, text)
+    return _PARSED[key]
+
+
+def forget() -> None:
+    """Drop parsed modules and rule tables: the next run may see edited files and stubs."""
+    _PARSED.clear()
+    rules.cache_clear()
+
+
+def analyze_task(members: list[Row], closure: list[Row], stub_dirs: tuple[Path, ...],
+                 options: Options) -> dict[str, Any]:
+    """Analyze one unit's functions: file -> {functions, diagnostics} (JSON-able)."""
+    from dpsens.cache import encode_diagnostics
+    from dpsens.check import _analyze
+    from dpsens.report.model import FileReport
+
+    modules = [m for m, _ in map(parsed, members) if m is not None]
+    helpers = [m for m, _ in map(parsed, closure) if m is not None]
+    reports = {m.path: FileReport(m.path) for m in modules}
+    _analyze(modules, helpers, reports, rules(stub_dirs), options)
+    return {path: {"functions": report.functions,
+                   "diagnostics": encode_diagnostics(sorted(set(report.diagnostics)))}
+            for path, report in reports.items()}
+
+
+@lru_cache(maxsize=4)
+def rules(stub_dirs: tuple[Path, ...]) -> RuleTable:
+    """The rule table, loaded once per process (stub parsing is LibCST work)."""
+    from dpsens.rules.table import RuleTable
+
+    return RuleTable(stub_dirs)
+
+
+class Runner:
+    """Maps a task over argument tuples, in order; a pool only when jobs > 1 and worth it."""
+
+    def __init__(self, jobs: int = 1, progress: TextIO | None = None) -> None:
+        self.jobs = jobs
+        self.progress = progress  # a TTY to draw a progress bar on, or None
+        self._pool: ProcessPoolExecutor | None = None
+
+    def map(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]], label: str,
+            prepare: Callable[[], object] | None = None) -> list[Any]:
+        """Results of task(*call) for each call, in the order of calls.
+
+        ``prepare`` is work every worker needs (imports, the rule table): it is done
+        once, before the workers are forked, so that they inherit it.
+        """
+        bar = _Bar(self.progress, label, len(calls))
+        try:
+            if self.jobs <= 1 or len(calls) <= 1:
+                results = []
+                for call in calls:
+                    results.append(task(*call))
+                    bar.tick()
+                return results
+            if self._pool is None:
+                if prepare is not None:
+                    prepare()
+                self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+            return self._parallel(task, calls, bar)
+        finally:
+            bar.close()
+
+    def _parallel(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+                  bar: _Bar) -> list[Any]:
+        assert self._pool is not None
+        # A few chunks per worker: fewer round trips than one task per file, and still
+        # balanced when some files take much longer than others.
+        size = max(1, len(calls) // (4 * self.jobs))
+        chunks = [list(calls[i:i + size]) for i in range(0, len(calls), size)]
+        futures = {self._pool.submit(_run_chunk, task, chunk): i for i, chunk in enumerate(chunks)}
+        results: list[list[Any]] = [[] for _ in chunks]
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                results[futures[future]] = future.result()
+                bar.tick(len(results[futures[future]]))
+        return [result for chunk in results for result in chunk]
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
+def _run_chunk(task: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
+    return [task(*call) for call in calls]
+
+
+class _Bar:
+    """``label [#####.....] 12/40`` redrawn in place on a terminal; nothing elsewhere."""
+
+    MINIMUM = 20  # fewer items finish too fast for a bar to help
+
+    def __init__(self, stream: TextIO | None, label: str, total: int) -> None:
+        self.stream = stream if total >= self.MINIMUM else None
+        self.label, self.total, self.done = label, total, 0
+
+    def tick(self, count: int = 1) -> None:
+        self.done += count
+        if self.stream is not None:
+            filled = 30 * self.done // self.total
+            self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] "
+                              f"{self.done}/{self.total}")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.stream is not None and self.done:
+            self.stream.write("\r\x1b[K")  # erase the bar: it is not part of the output
+            self.stream.flush()
+
+
+def progress_stream(enabled: bool) -> TextIO | None:
+    """stderr when it is a terminal and progress is wanted."""
+    return sys.stderr if enabled and sys.stderr.isatty() else None
+
+
+__all__ = ["Row", "Runner", "analyze_task", "forget", "parse_task", "parsed", "progress_stream",
+           "rules"]

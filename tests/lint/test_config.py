@@ -1,0 +1,120 @@
+"""[tool.dpsens] in pyproject.toml: found by walking up, applied, and rejected when wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.lint.conftest import PRIVATE, SCALED, Run, pyproject, write
+
+MEAN = (
+    "from dpsens import Data, L_inf, MetricMatrix, Real, Static\n"
+    "import numpy as np\n\n\n"
+    "def mean(data: MetricMatrix[L_inf, Data], upper: Static[float]) -> Real:\n"
+    "    return float(np.mean(np.clip(data[:, 0], 0.0, upper)))\n"
+)
+
+
+def sensitivities(out: str) -> dict[str, dict[str, str]]:
+    document = json.loads(out)
+    return {f["qualname"]: {p["name"]: p.get("sensitivity", p.get("epsilon", "static"))
+                            for p in f["params"]}
+            for file in document["files"] for f in file["functions"]}
+
+
+def test_config_is_found_above_the_checked_path(project: Path, run: Run,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    pyproject(project, 'bindings = {"rows(data)" = 100, "upper" = 2}')
+    write(project, {"src/stats/mean.py": MEAN})
+    # A nested pyproject.toml without [tool.dpsens] (a sub-package's packaging) is passed over.
+    (project / "src" / "pyproject.toml").write_text("[project]\nname = 'inner'\n")
+    monkeypatch.chdir(project / "src")
+    code, out, _ = run("check", "--no-cache", "--format", "json", "stats/mean.py")
+    assert code == 0
+    assert sensitivities(out)["mean"]["data"] == "1/50"
+
+
+def test_without_config_the_result_stays_symbolic(project: Path, run: Run) -> None:
+    write(project, {"mean.py": MEAN})
+    code, out, _ = run("check", "--no-cache", "--format", "json", "mean.py")
+    assert code == 0
+    assert sensitivities(out)["mean"]["data"] == "abs(upper)/rows(data)"
+
+
+def test_command_line_bindings_override_the_config(project: Path, run: Run) -> None:
+    pyproject(project, 'bindings = {"rows(data)" = 100, "upper" = 2}')
+    write(project, {"mean.py": MEAN})
+    _, out, _ = run("check", "--no-cache", "--format", "json", "--bind", "upper=5", "mean.py")
+    assert sensitivities(out)["mean"]["data"] == "1/20"
+
+
+@pytest.mark.dp_accounting
+def test_delta_prime_from_the_config(project: Path, run: Run) -> None:
+    source = (Path(__file__).parents[1] / "cases" / "privacy.py").read_text()
+    write(project, {"privacy.py": source})
+    pyproject(project, "delta_prime = 1e-3")
+    _, out, _ = run("check", "--no-cache", "--format", "json", "privacy.py")
+    [function] = [f for file in json.loads(out)["files"] for f in file["functions"]
+                  if f["name"] == "hundred_laplace"]
+    assert function["params"][0]["delta"] == "1/1000"
+
+
+def test_stub_directories_are_relative_to_the_config(project: Path, run: Run,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    pyproject(project, 'stubs = ["typings"]')
+    write(project, {
+        "typings/mylib.pyi": "from dpsens import Real\nfrom dpsens.stub import sensitivity\n\n"
+                             "@sensitivity(x=\"1/2\")\ndef halve(x: Real) -> Real: ...\n",
+        "app/use.py": "import mylib\nfrom dpsens import Real\n\n\ndef f(x: Real) -> Real:\n"
+                      "    return mylib.halve(x)\n",
+    })
+    monkeypatch.chdir(project / "app")
+    code, out, _ = run("check", "--no-cache", "--format", "json", "use.py")
+    assert code == 0, out
+    assert sensitivities(out)["f"]["x"] == "1/2"
+
+
+def test_select_and_ignore_from_the_config(project: Path, run: Run) -> None:
+    pyproject(project, 'ignore = ["DPS4"]')
+    write(project, {"leak.py": "from dpsens import Priv, Real\n\n\ndef leak(x: Real) -> "
+                               "Priv[Real]:\n    return x\n"})
+    code, out, _ = run("check", "--no-cache", "leak.py")
+    assert code == 0 and "DPS403" not in out
+    code, out, _ = run("check", "--no-cache", "--select", "DPS403", "leak.py")
+    assert code == 1 and "DPS403" in out  # --select replaces the config's selection
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ("exclud = ['x']", "unknown key 'tool.dpsens.exclud' (did you mean 'exclude'?)"),
+    ("delta_prime = 2", "'tool.dpsens.delta_prime' must be in (0, 1), got 2"),
+    ("beta = 'high'", "'tool.dpsens.beta' must be a number, got 'high'"),
+    ("exclude = 'build'", "'tool.dpsens.exclude' must be a list of strings"),
+    ("stubs = ['missing']", "'tool.dpsens.stubs' names 'missing', which is not a directory"),
+    ("select = ['DPS9']", "'tool.dpsens.select' 'DPS9' is not a code or prefix of a code"),
+    ("bindings = {k = true}", "'tool.dpsens.bindings.\"k\"' must be a number, got True"),
+    ('budget = {"dp_*" = {epsilon = -1}}',
+     "'tool.dpsens.budget.\"dp_*\".epsilon' must not be negative"),
+    ('budget = {"dp_*" = {eps = 1}}', "'tool.dpsens.budget.\"dp_*\".eps' is unknown"),
+    ('budget = {"dp_*" = 3}', "'tool.dpsens.budget.\"dp_*\"' must be a table"),
+    ("include = [", "pyproject.toml: invalid TOML"),
+])
+def test_bad_config_exits_two_and_names_the_key(project: Path, run: Run, table: str,
+                                               message: str) -> None:
+    pyproject(project, table)
+    write(project, {"ok.py": SCALED})
+    code, out, err = run("check", "--no-cache", "--output", "report.txt", "ok.py")
+    assert code == 2
+    assert message in err and err.startswith("dpsens: error: pyproject.toml")
+    assert "Traceback" not in err and out == ""
+    assert not (project / "report.txt").exists()
+
+
+def test_explicit_config_file(project: Path, run: Run) -> None:
+    (project / "ci.toml").write_text("[tool.dpsens]\nignore = ['DPS403']\n")
+    write(project, {"leak.py": PRIVATE.replace("laplace_mechanism(1, eps, x)", "x")})
+    assert run("check", "--no-cache", "leak.py")[0] == 1
+    assert run("check", "--no-cache", "--config", "ci.toml", "leak.py")[0] == 0
+    code, _, err = run("check", "--config", "nope.toml", "leak.py")
+    assert code == 2 and "--config 'nope.toml' is not a file" in err
