@@ -68,6 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where to cache results (default .dpsens_cache beside the config)")
     explain = commands.add_parser("explain", help="print the documentation of a diagnostic code")
     explain.add_argument("code", help="a code such as DPS201")
+    audit = commands.add_parser(
+        "audit", help="run a function on neighbouring inputs to falsify its report",
+        description="Runs FUNCTION from PATH (this EXECUTES the user's code) on random and "
+                    "adversarial neighbouring inputs and tries to falsify the reported "
+                    "sensitivity, or tests the (ε, δ) claim statistically. Exit 1 on a "
+                    "counterexample.")
+    audit.add_argument("target", metavar="PATH::FUNCTION", help="e.g. examples/column_stats.py::clipped_sum")
+    audit.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
+                       help="a value for a static parameter or dimension (repeatable)")
+    audit.add_argument("--trials", type=_positive, default=None, metavar="N",
+                       help="random input draws (sensitivity) or runs per input (privacy)")
+    audit.add_argument("--seed", type=int, default=None, metavar="S",
+                       help="make the run reproducible (the seed used is always printed)")
     return parser
 
 
@@ -76,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "explain":
         return _explain(args.code)
+    if args.command == "audit":
+        return _audit(args)
     from dpsens.check import NoInputError
     from dpsens.config import ConfigError
 
@@ -95,6 +110,22 @@ def _explain(code: str) -> int:
         return 2
     sys.stdout.write(text)
     return 0
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from dpsens.audit.command import run_audit
+
+    binds = {}
+    for pair in args.bind:
+        name, sep, value = pair.partition("=")
+        try:
+            binds[name.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not name.strip():
+            print(f"dpsens: error: --bind expects NAME=NUMBER, got '{pair}'", file=sys.stderr)
+            return 2
+    return run_audit(args.target, binds, args.trials, args.seed, sys.stdout)
 
 
 def _probability(text: str) -> float:
