@@ -86,15 +86,18 @@ def generate(root: Path, modules: int = 200, per_module: int = 10, seed: int = 0
     (package / "__init__.py").write_text("")
     paths = []
     for index in range(modules):
-        other = (index + 1) % modules
-        body = [HEADER.format(index=index, imports=f"from corpus import m{other}\n")]
+        # A tree of imports towards m0, like a package whose modules use a core.
+        other = index // 2
+        imports = f"from corpus import m{other}\n" if index else ""
+        body = [HEADER.format(index=index, imports=imports)]
         for slot in range(per_module - 1):
             n = index * per_module + slot
             template = TEMPLATES[slot % len(TEMPLATES)] if slot < 2 else rng.choice(TEMPLATES)
             body.append(template.format(n=n, a=rng.choice([2, 3, 0.5]), col=rng.randrange(3),
                                         k=rng.randrange(2, 6)))
         target = other * per_module
-        body.append(CALLER.format(n=index, module=f"m{other}", target=target, loop=target + 1))
+        if index:
+            body.append(CALLER.format(n=index, module=f"m{other}", target=target, loop=target + 1))
         path = package / f"m{index}.py"
         path.write_text("".join(body))
         paths.append(path)
