@@ -7,7 +7,7 @@ most Σ_x Γ(x)·d_x.  Absent variables have sensitivity 0.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from dpsens.sym import expr as E
 
@@ -22,13 +22,18 @@ def single(name: str, sensitivity: E.Expr = E.ONE) -> Context:
 
 def add(a: Context, b: Context) -> Context:
     """Γ_a + Γ_b: sharing a variable adds its sensitivities."""
+    return _merge(a, b, E.add)
+
+
+def _merge(a: Context, b: Context, combine: Callable[[E.Expr, E.Expr], E.Expr]) -> Context:
+    """Per variable, combine the two sensitivities (absent means 0)."""
     if not a:
         return b
     if not b:
         return a
     out = dict(a)
     for name, value in b.items():
-        out[name] = E.add(out[name], value) if name in out else value
+        out[name] = combine(out[name], value) if name in out else value
     return out
 
 
@@ -51,14 +56,7 @@ def scale(factor: E.Expr, a: Context) -> Context:
 
 def join(a: Context, b: Context) -> Context:
     """max(Γ_a, Γ_b) per variable."""
-    if not a:
-        return b
-    if not b:
-        return a
-    out = dict(a)
-    for name, value in b.items():
-        out[name] = E.smax(out[name], value) if name in out else value
-    return out
+    return _merge(a, b, E.smax)
 
 
 def blow_up(a: Context) -> Context:
