@@ -59,11 +59,11 @@ def collect(paths: Iterable[str], rules: WalkRules | None = None) -> Collected:
         if path.is_dir():
             before = len(found)
             for file in _walk(path, matcher, out):
-                found.setdefault(str(file.resolve()), file)
+                found.setdefault(str(resolved(file)), file)
             if len(found) == before:
                 out.empty.append(raw)
         elif path.is_file():
-            found.setdefault(str(path.resolve()), path)
+            found.setdefault(str(resolved(path)), path)
         else:
             out.missing.append(raw)
     out.files = sorted(found.values(), key=display)
@@ -110,16 +110,16 @@ class _Matcher:
     def __init__(self, rules: WalkRules) -> None:
         import pathspec
 
-        self.root = rules.root.resolve()
+        self.root = resolved(rules.root)
         self.include = pathspec.GitIgnoreSpec.from_lines(rules.include)
         self.exclude = pathspec.GitIgnoreSpec.from_lines(rules.exclude)
         self.gitignore = rules.respect_gitignore
 
     def included(self, path: Path) -> bool:
-        return self.include.match_file(self._relative(path.resolve(), self.root))
+        return self.include.match_file(self._relative(resolved(path), self.root))
 
     def excluded(self, path: Path, is_dir: bool, walking: bool = False) -> bool:
-        absolute = path.resolve()
+        absolute = resolved(path)
         relative = self._relative(absolute, self.root) + ("/" if is_dir else "")
         if self.exclude.match_file(relative):
             return True
@@ -185,9 +185,17 @@ def display(path: Path) -> str:
     return Path(shown).as_posix()
 
 
+def resolved(path: Path) -> Path:
+    """The absolute path without symlinks; a symlink loop stays as it is (reading it fails)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python 3.11)
+        return Path(os.path.abspath(path))
+
+
 def module_name(path: Path) -> str:
     """The dotted module name, walking up through packages (directories with __init__.py)."""
-    path = path.resolve()
+    path = resolved(path)
     parts = [] if path.stem == "__init__" else [path.stem]
     directory = path.parent
     while (directory / "__init__.py").exists():
@@ -196,4 +204,4 @@ def module_name(path: Path) -> str:
     return ".".join(reversed(parts)) or path.stem
 
 
-__all__ = ["Collected", "WalkRules", "collect", "display", "module_name"]
+__all__ = ["Collected", "WalkRules", "collect", "display", "module_name", "resolved"]

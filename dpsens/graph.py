@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from dpsens.diagnostics import Diagnostic
-from dpsens.files import display
+from dpsens.files import display, resolved
 
 
 @dataclass
@@ -94,7 +94,7 @@ class ModuleGraph:
 
     def _add(self, source: Source) -> None:
         self.sources[source.shown] = source
-        self._by_path[source.path.resolve()] = source
+        self._by_path[resolved(source.path)] = source
 
     def expand(self, provide: Callable[[list[Source]], dict[str, Facts]]) -> None:
         """Resolve imports breadth first from the reported modules; ``provide`` parses."""
@@ -135,7 +135,7 @@ class ModuleGraph:
         relative = Path(*name.split("."))
         for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
             if candidate.is_file():
-                known = self._by_path.get(candidate.resolve())
+                known = self._by_path.get(resolved(candidate))
                 if known is None:
                     known = read(candidate, display(candidate))
                     known.name = name

@@ -66,6 +66,27 @@ def adversarial_pairs(metric: Metric, n: int, d: int) -> list[tuple[Any, Any]]:
     return pairs
 
 
+def extreme_records(metric: Metric, value: Any) -> list[tuple[Any, Any]]:
+    """One record of a real dataset replaced by an extreme value (±1e6) or zeros.
+
+    A record that jumps far outside the data's range is what exposes missing
+    clipping; the pair keeps every other record, so it stays a neighbour.
+    """
+    if metric.shape == "scalar":
+        return []
+    base = np.array(value, dtype=float, copy=True)
+    if base.size == 0:
+        return []
+    pairs = []
+    for replacement in (1e6, -1e6, 0.0):
+        other = base.copy()
+        other[0] = replacement
+        if metric.clip is not None:
+            other = _clip_rows(other, metric.clip)
+        pairs.append((base, other))
+    return pairs
+
+
 def measure(metric: Metric, a: Any, b: Any) -> float:
     """d(a, b) in the metric."""
     if metric.shape == "scalar":

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -34,6 +35,8 @@ class Outcome:
     trials: int
     violations: list[Violation]
     worst_ratio: dict[str, float]
+    # the largest observed ratio divided by the claim at the same sizes (<= 1 when the claim held)
+    worst_fraction: dict[str, float] = field(default_factory=dict)
 
 
 def holds(condition: str, statics: Mapping[str, float],
@@ -66,8 +69,13 @@ def evaluate(text: str, statics: Mapping[str, float], dims: Mapping[str, Mapping
 
 
 def audit_function(function: Callable[..., Any], report: Mapping[str, Any],
-                   statics: Mapping[str, Any], trials: int = 200, seed: int = 0) -> Outcome:
-    """Check d(f(x), f(x')) <= s·d(x, x') for every non-static parameter of a report."""
+                   statics: Mapping[str, Any], trials: int = 200, seed: int = 0,
+                   dims: Mapping[str, Mapping[str, int]] | None = None) -> Outcome:
+    """Check d(f(x), f(x')) <= s·d(x, x') for every non-static parameter of a report.
+
+    ``dims`` fixes the sizes of some parameters ({"data": {"rows": 100, "cols": 3}},
+    {"v": {"len": 5}}), e.g. when the report was computed with bound dimensions.
+    """
     rng = np.random.default_rng(seed)
     out_metric = parse(str(report["returns"]))
     params = [p for p in report["params"] if not p["static"]]
@@ -75,9 +83,13 @@ def audit_function(function: Callable[..., Any], report: Mapping[str, Any],
     outcome = Outcome(0, [], {p["name"]: 0.0 for p in params})
     if out_metric is None or any(m is None for m in metrics.values()):
         return outcome
+    shapes = SHAPES
+    if dims:
+        first = next(iter(dims.values()))
+        shapes = [(first.get("rows", first.get("len", 4)), first.get("cols", 3))]
     for trial in range(trials):
-        n, d = SHAPES[trial % len(SHAPES)]
-        args = _arguments(function, metrics, statics, n, d, rng)  # type: ignore[arg-type]
+        n, d = shapes[trial % len(shapes)]
+        args = _arguments(function, metrics, statics, n, d, rng, dims)  # type: ignore[arg-type]
         if args is None or not all(holds(c, statics, _dims(metrics, args))  # type: ignore[arg-type]
                                    for c in report["assumptions"]):
             continue
@@ -87,12 +99,19 @@ def audit_function(function: Callable[..., Any], report: Mapping[str, Any],
             metric = metrics[name]
             assert metric is not None
             pairs = [(args[name], neighbours.neighbour(metric, args[name], rng))]
-            if trial < len(SHAPES):
+            if trial < len(shapes):
                 pairs += neighbours.adversarial_pairs(metric, *_shape_of(args[name], n, d))
+                pairs += neighbours.extreme_records(metric, args[name])
             for a, b in pairs:
                 _compare(function, args, statics, name, metric, out_metric, claimed, a, b, outcome)
         outcome.trials += 1
     return outcome
+
+
+def worst(outcome: Outcome) -> Violation | None:
+    """The violation furthest above its claim (ratio / claimed), if any."""
+    return max(outcome.violations, key=lambda v: v.ratio / v.claimed if v.claimed else math.inf,
+               default=None)
 
 
 def _compare(function: Callable[..., Any], args: dict[str, Any], statics: Mapping[str, Any],
@@ -104,7 +123,7 @@ def _compare(function: Callable[..., Any], args: dict[str, Any], statics: Mappin
     try:
         fa = _quietly(function, {**args, name: a}, statics)
         fb = _quietly(function, {**args, name: b}, statics)
-    except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError):
+    except Exception:  # noqa: BLE001 - user code may reject any input: not a point to compare
         return
     try:
         d_out = neighbours.measure(out_metric, fa, fb)
@@ -112,22 +131,29 @@ def _compare(function: Callable[..., Any], args: dict[str, Any], statics: Mappin
         return  # NaN or a shape the declared metric does not describe: not a point to compare
     ratio = d_out / d_in
     outcome.worst_ratio[name] = max(outcome.worst_ratio[name], ratio)
+    if claimed > 0 and not math.isinf(claimed):
+        outcome.worst_fraction[name] = max(outcome.worst_fraction.get(name, 0.0), ratio / claimed)
     if d_out > claimed * d_in * (1 + TOLERANCE) + TOLERANCE:
         outcome.violations.append(Violation(name, claimed, ratio, (a, b), (fa, fb)))
 
 
 def _arguments(function: Callable[..., Any], metrics: Mapping[str, Metric],
-               statics: Mapping[str, Any], n: int, d: int,
-               rng: np.random.Generator) -> dict[str, Any] | None:
+               statics: Mapping[str, Any], n: int, d: int, rng: np.random.Generator,
+               dims: Mapping[str, Mapping[str, int]] | None = None) -> dict[str, Any] | None:
     """Inputs the function accepts: vectors of length n, d or d - 1 (shapes may be related)."""
-    vectors = [name for name, m in metrics.items() if m.shape == "vector"]
+    fixed = dims or {}
+    vectors = [name for name, m in metrics.items() if m.shape == "vector" and name not in fixed]
     for lengths in itertools.product(_lengths(n, d), repeat=len(vectors)):
         args = {name: neighbours.draw(m, n, d, rng) for name, m in metrics.items()}
         for name, length in zip(vectors, lengths):
             args[name] = neighbours.draw(metrics[name], length, d, rng)
+        for name, size in fixed.items():
+            if name in metrics:
+                rows = size.get("rows", size.get("len", n))
+                args[name] = neighbours.draw(metrics[name], rows, size.get("cols", d), rng)
         try:
             _quietly(function, args, statics)
-        except (ValueError, TypeError, IndexError):
+        except Exception:  # noqa: BLE001 - user code may reject any input
             continue
         return args
     return None
@@ -135,10 +161,15 @@ def _arguments(function: Callable[..., Any], metrics: Mapping[str, Metric],
 
 def _quietly(function: Callable[..., Any], args: Mapping[str, Any],
              statics: Mapping[str, Any]) -> Any:
-    """Run the function without numpy's warnings (e.g. the mean of an empty slice is NaN)."""
+    """Run the function without numpy's warnings (e.g. the mean of an empty slice is NaN).
+
+    Arrays are passed as copies: a function that mutates its input must not
+    change the inputs the audit measures or passes to the next run.
+    """
+    fresh = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in args.items()}
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        return function(**args, **statics)
+        return function(**fresh, **statics)
 
 
 def _lengths(n: int, d: int) -> list[int]:

@@ -43,15 +43,45 @@ def parse_module(text: str, display: str, name: str) -> tuple[ir.Module | None, 
     """Parse text with LibCST and lower it; a syntax error is a DPS004 finding."""
     if "\x00" in text:
         return None, [Diagnostic(display, 1, 1, "DPS004", "file contains a NUL byte")]
+    too_deep = _too_deep(text, display)
+    if too_deep is not None:
+        return None, [too_deep]
     try:
         tree = cst.parse_module(text)
+        lowerer = _ModuleLowerer(ModulePositions(tree), name, display)
+        lowerer.lines = statement_lines(tree, text)
+        return lowerer.module(tree, text), []
     except cst.ParserSyntaxError as error:
         return None, [_syntax_error(text, display, error)]
     except RecursionError:
         return None, [Diagnostic(display, 1, 1, "DPS004", "file is nested too deeply to parse")]
-    lowerer = _ModuleLowerer(ModulePositions(tree), name, display)
-    lowerer.lines = statement_lines(tree, text)
-    return lowerer.module(tree, text), []
+
+
+MAX_DEPTH = 200  # deeper syntax trees crash LibCST's native parser or overflow recursion
+
+
+def _too_deep(text: str, display: str) -> Diagnostic | None:
+    """A DPS004 for files nested deeper than the parsers survive, found with CPython's parser.
+
+    LibCST's native parser can crash the interpreter (not raise) on deeply
+    nested input, so nesting is measured first, iteratively, on the ast.
+    """
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as error:
+        line, column = error.lineno or 1, error.offset or 1
+        return Diagnostic(display, line, column, "DPS004", f"syntax error: {error.msg}")
+    except (RecursionError, MemoryError, ValueError):
+        return Diagnostic(display, 1, 1, "DPS004", "file is nested too deeply to parse")
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            line = getattr(node, "lineno", 1)
+            return Diagnostic(display, line, 1, "DPS004", f"code nested more than {MAX_DEPTH} "
+                              "levels deep is not analyzed")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return None
 
 
 def _syntax_error(text: str, display: str, error: cst.ParserSyntaxError) -> Diagnostic:

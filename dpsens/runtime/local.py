@@ -26,6 +26,8 @@ def kary_randomized_response(eps: float, value: int, k: int, *,
     """value in {0..k-1} kept with probability e^eps/(e^eps + k - 1), else a uniform other value."""
     eps = check.positive("eps", eps)
     k = check.count("k", k, minimum=2)
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        value = int(value)  # map_rows hands rows over as float64 arrays
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < k:
         raise ValueError(f"kary_randomized_response needs an integer in [0, {k}), got {value!r}")
     src = as_source(rng)

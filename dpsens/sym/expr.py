@@ -77,6 +77,8 @@ def is_inf(e: sp.Expr) -> bool:
 def _normal(e: sp.Expr) -> sp.Expr:
     if e.has(sp.oo, sp.zoo, sp.nan):
         return INF
+    if e.is_Rational and max(abs(e.p), e.q).bit_length() > 1000:
+        return INF  # beyond any float, and too long to print: no bound worth keeping
     return e
 
 
