@@ -26,7 +26,6 @@ import math
 import re
 import secrets
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TextIO
@@ -111,14 +110,11 @@ def _audit(target: str, binds: Mapping[str, float], trials: int | None, seed: in
     shown = ", ".join(f"{k}={v!r}" for k, v in statics.items())
     print(f"auditing {qualname} ({kind} function{'; ' + shown if shown else ''}; seed {seed})",
           file=out)
-    started = time.perf_counter()
+    # No timing in the output: with --seed a run prints the same text every time.
     if kind == "privacy":
-        code = _privacy(function, report, statics, dims, trials, seed, claim, confidence,
+        return _privacy(function, report, statics, dims, trials, seed, claim, confidence,
                         max_seconds, out)
-    else:
-        code = _sensitivity(function, report, statics, dims, trials, seed, claim, out)
-    print(f"({time.perf_counter() - started:.1f} s)", file=out)
-    return code
+    return _sensitivity(function, report, statics, dims, trials, seed, claim, out)
 
 
 def _report(path: Path, qualname: str, binds: Mapping[str, float], stub_dirs: Sequence[Path],
