@@ -264,7 +264,7 @@ def _elifs(count: int) -> str:
 
 
 KNOWN: dict[str, tuple[str, str, bool]] = {
-    # name: (source, what happens today, slow)
+    # name: (source, what happened when the case was found, slow); fixed ones pass as regressions
     "10,000 nested parentheses": (_deep("(" * 10_000 + "x" + ")" * 10_000),
                                   "segfault in libcst's native parser", False),
     "2,000 nested conditional expressions": (_deep("x if x > 0 else (" * 2_000 + "x" + ")" * 2_000),
@@ -295,12 +295,12 @@ KNOWN: dict[str, tuple[str, str, bool]] = {
 
 @pytest.mark.parametrize("name", KNOWN, ids=list(KNOWN))
 def test_known_crash_or_hang(name: str, tmp_path: Path) -> None:
-    source, today, slow = KNOWN[name]
+    source, found, slow = KNOWN[name]
     if slow and not LONG:
-        pytest.skip(f"{today}; DPSENS_ROBUSTNESS_LONG=1 runs it")
+        pytest.skip(f"{found}; DPSENS_ROBUSTNESS_LONG=1 runs it")
     outcome = analyze_isolated(_write(tmp_path, "deep.py", source), seconds=20)
     if outcome.problems():
-        pytest.xfail(f"{today}: {outcome.problems()[0]}")
+        pytest.xfail(f"{found}: {outcome.problems()[0]}")
     # Fixed: from now on this is a regression test of the contract (and KNOWN's comment is stale).
 
 
