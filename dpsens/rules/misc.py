@@ -144,7 +144,10 @@ def to_int(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     x = _first(bound)
     kind = T.scalar_kind_of(x.type)
     ctx = x.ctx if kind in ("Integer", "Bool") else C.blow_up(x.ctx)
-    exact = sp.floor(x.exact) if x.exact is not None and x.exact.is_nonnegative else None
+    # Only exact rationals are floored: int(np.exp(1e308)) would make mpmath
+    # evaluate a number with 10^308 digits.
+    exact = sp.floor(x.exact) if x.exact is not None and x.exact.is_Rational \
+        and x.exact.is_nonnegative else None
     return Value(T.INTEGER, ctx, exact)
 
 

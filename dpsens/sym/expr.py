@@ -75,8 +75,8 @@ def is_inf(e: sp.Expr) -> bool:
 
 
 def _normal(e: sp.Expr) -> sp.Expr:
-    if e.has(sp.oo, sp.zoo, sp.nan):
-        return INF
+    if e.has(sp.oo, sp.zoo, sp.nan, sp.I):
+        return INF  # a complex value (sqrt of a negative) has no place in a bound
     if e.is_Rational and max(abs(e.p), e.q).bit_length() > 1000:
         return INF  # beyond any float, and too long to print: no bound worth keeping
     return e
@@ -128,6 +128,9 @@ def power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
         return ONE
     if base == ONE or exponent == ONE:
         return base
+    if base.is_number and exponent.is_number and base > 1 and \
+            float(exponent) * float(sp.log(base, 2)) > 1000:
+        return INF  # an exact 2**(3**20) would never finish; it is beyond any float anyway
     return _normal(sp.Pow(base, exponent))
 
 
