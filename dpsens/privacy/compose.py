@@ -5,6 +5,8 @@
   Thm 9: log(1 + q(e^ε − 1)), qδ) and group privacy; always available, symbolic;
 - advanced: the full Dwork–Rothblum–Vadhan bound for each loop, where numeric;
 - zCDP: Gaussian and pure-ε charges as ρ, converted with Canonne–Kamath–Steinke;
+- gdp: histories of Gaussian charges only are μ-GDP with μ = √(Σ μᵢ²), whose
+  (ε, δ) curve is exact; no accountant can do better, so dp-accounting is skipped;
 - rdp / pld: Google's dp-accounting, where every number is known.
 
 A method other than basic must lower ε by at least 1% to be chosen, so that a
@@ -39,7 +41,8 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
     if not _numeric(epsilon) or E.is_inf(epsilon) or E.is_zero(epsilon):
         return _symbolic_zcdp(history, delta_prime) or best
     candidates = [_advanced(history, delta_prime), _zcdp(history, delta_prime)]
-    candidates += _dp_accounting(history, delta_prime)
+    exact = _gaussian_dp(history, delta_prime)
+    candidates += [exact] if exact is not None else _dp_accounting(history, delta_prime)
     for candidate in candidates:
         if candidate is None or not _numeric(candidate.epsilon):
             continue
@@ -212,6 +215,56 @@ def _zcdp(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
     if rho is None or rho <= 0:
         return None
     return Cost(E.decimal_up(zcdp_to_dp(rho, delta_prime)), E.number(delta_prime), "zcdp")
+
+
+# -- Gaussian differential privacy -------------------------------------------------
+
+
+def _mu_squared(history: tuple[VarItem, ...]) -> float | None:
+    """Σ μᵢ² when every charge is a Gaussian with numeric σ/r (μᵢ = r/σ), else None."""
+    total = 0.0
+    for item in history:
+        if isinstance(item, Charge):
+            if item.gaussian is None or item.laplace is not None or not _numeric(item.gaussian):
+                return None
+            multiplier = float(item.gaussian)
+            if multiplier <= 0:
+                return None
+            total += 1.0 / multiplier**2
+        elif isinstance(item, VarLoop):
+            inner = _mu_squared(item.body)
+            if inner is None or not _numeric(item.count):
+                return None
+            total += float(item.count) * inner
+        elif isinstance(item, VarChoice):
+            parts = [_mu_squared(b) for b in item.branches]
+            if parts[0] is None or parts[1] is None:
+                return None
+            total += max(parts[0], parts[1])  # a public branch: the worse branch dominates
+        else:
+            return None  # samples and groups are not Gaussian mechanisms
+    return total
+
+
+def _gaussian_dp(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
+    """Gaussian-only histories: exact ε at δ' of μ-GDP with μ = √(Σ μᵢ²).
+
+    A Gaussian mechanism whose value moves by r under σ noise is (r/σ)-GDP,
+    adaptive composition of μᵢ-GDP is √(Σ μᵢ²)-GDP (Dong–Roth–Su 2022,
+    Cor 3.3), and μ-GDP is (ε, δ(ε))-DP for exactly the δ(ε) of the analytic
+    Gaussian (Balle–Wang 2018, Thm 8), which ``gaussian_epsilon`` inverts
+    from above.
+    """
+    from dpsens.accounting.gaussian import gaussian_epsilon
+
+    mu_squared = _mu_squared(history)
+    if not mu_squared or mu_squared == float("inf"):
+        return None
+    try:
+        epsilon = gaussian_epsilon(mu_squared**0.5, delta_prime)
+    except (ValueError, OverflowError):
+        return None
+    return Cost(E.decimal_up(epsilon), E.number(delta_prime), "gdp")
 
 
 # -- dp-accounting -----------------------------------------------------------------

@@ -57,7 +57,7 @@ def hundred_laplace(x: Real) -> Priv[Real]:  # expect: x=(4.22035, 1/100000); ac
     return total
 
 
-def hundred_gaussians(x: Real) -> Priv[Real]:  # expect: x=(9.99726, 1/100000); accounting=pld
+def hundred_gaussians(x: Real) -> Priv[Real]:  # expect: x=(9.99726, 1/100000); accounting=gdp
     total = 0.0
     for _ in range(100):
         total = total + gaussian_mechanism_zcdp(1.0, 0.02, x)

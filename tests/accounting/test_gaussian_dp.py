@@ -1,0 +1,65 @@
+"""Gaussian-only histories are accounted exactly by Gaussian DP (compose._gaussian_dp)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from scipy import optimize, stats
+
+from dpsens.privacy.compose import account
+from dpsens.privacy.ledger import Charge, VarChoice, VarLoop, VarSampled
+from dpsens.sym import expr as E
+
+DELTA = 1e-5
+
+
+def _gaussian(multiplier: float) -> Charge:
+    """A Gaussian charge with noise multiplier σ/r; its own (ε, δ) is deliberately loose."""
+    return Charge(E.number(50.0), E.number(1e-6), rho=E.number(1 / (2 * multiplier**2)),
+                  gaussian=E.number(multiplier))
+
+
+def _exact_epsilon(mu: float, delta: float) -> float:
+    """The ε with δ(ε) = delta on the μ-GDP curve, solved independently with scipy."""
+    def excess(eps: float) -> float:
+        return (stats.norm.cdf(mu / 2 - eps / mu)
+                - math.exp(eps) * stats.norm.cdf(-mu / 2 - eps / mu) - delta)
+    return optimize.brentq(excess, 0.0, 200.0, xtol=1e-12)
+
+
+def test_loops_and_branches_of_gaussians_get_the_exact_curve() -> None:
+    # 30 steps at σ/r = 4, then a public branch: 10 steps at σ/r = 2, or one at σ/r = 1.
+    history = (VarLoop(E.number(30), (_gaussian(4.0),)),
+               VarChoice(((VarLoop(E.number(10), (_gaussian(2.0),)),), (_gaussian(1.0),))))
+    cost = account(history, DELTA)
+    mu = math.sqrt(30 / 16 + max(10 / 4, 1.0))
+    exact = _exact_epsilon(mu, DELTA)
+    assert cost.method == "gdp"
+    assert float(cost.delta) == DELTA
+    assert exact <= float(cost.epsilon) <= exact * (1 + 1e-5)  # sound, and tight to 6 digits
+
+
+@pytest.mark.dp_accounting
+def test_no_accountant_beats_the_exact_curve() -> None:
+    from dpsens.privacy import dp_events
+
+    history = (VarLoop(E.number(100), (_gaussian(5.0),)),)
+    exact = float(account(history, DELTA).epsilon)
+    pld = dp_events.pld_cost(history, DELTA)
+    rdp = dp_events.rdp_cost(history, DELTA)
+    assert pld is not None and rdp is not None
+    assert exact <= float(pld.epsilon) + 1e-5 and exact < float(rdp.epsilon)
+
+
+def test_laplace_or_sampling_leaves_the_exact_curve() -> None:
+    laplace = Charge(E.number(0.1), E.ZERO, rho=E.number(0.005), laplace=E.number(10.0))
+    mixed = (VarLoop(E.number(20), (_gaussian(4.0), laplace)),)
+    assert account(mixed, DELTA).method != "gdp"
+    sampled = (VarLoop(E.number(20), (VarSampled(E.number(10), E.number(1000), (_gaussian(1.0),)),)),)
+    assert account(sampled, DELTA).method != "gdp"
+
+
+def test_symbolic_counts_are_not_guessed() -> None:
+    history = (VarLoop(E.static_symbol("k"), (_gaussian(4.0),)),)
+    assert account(history, DELTA).method != "gdp"
