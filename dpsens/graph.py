@@ -78,6 +78,7 @@ class ModuleGraph:
         self.sources: dict[str, Source] = {}
         self.by_name: dict[str, Source] = {}
         self._by_path: dict[Path, Source] = {}
+        self._looked_up: dict[tuple[Path, str], Source | None] = {}  # imports repeat across files
         for source in sorted(checked, key=lambda s: (not s.reported, s.shown)):
             self._add(source)
             self.by_name.setdefault(source.name, source)  # the first reported file wins
@@ -132,6 +133,12 @@ class ModuleGraph:
             depth -= 1
         for _ in range(depth - 1):
             root = root.parent
+        key = (root, name)
+        if key not in self._looked_up:
+            self._looked_up[key] = self._find(root, name)
+        return self._looked_up[key]
+
+    def _find(self, root: Path, name: str) -> Source | None:
         relative = Path(*name.split("."))
         for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
             if candidate.is_file():

@@ -8,6 +8,8 @@ one asked for a line resolves the positions of its whole module once.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -66,18 +68,12 @@ class LazySpan:
         return self.resolve().end_column
 
 
-def statement_lines(tree: cst.Module, text: str) -> dict[cst.CSTNode, int]:
-    """The first line of every statement, from CPython's fast parser walked alongside.
+def statement_lines(tree: cst.Module, module: ast.Module) -> dict[cst.CSTNode, int]:
+    """The first line of every statement, from CPython's tree of the same text walked alongside.
 
     A simple line of LibCST (``a = 1; b = 2``) is several ``ast`` statements;
     compound statements correspond one to one, and so do their bodies.
     """
-    import ast
-
-    try:
-        module = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}
     lines: dict[cst.CSTNode, int] = {}
     _walk(list(tree.body), list(module.body), lines)
     return lines
