@@ -19,6 +19,7 @@ from dpsens.selection import Selection
 
 if TYPE_CHECKING:
     from dpsens.cache import Cache
+    from dpsens.infer.program import Program
     from dpsens.rules.table import RuleTable
     from dpsens.workers import Runner
 
@@ -39,6 +40,8 @@ class Settings:
     cache_dir: Path | None = None  # None: no cache (the library default; the CLI caches)
     jobs: int = 1
     progress: bool = False
+    time_limit: float | None = 60.0  # seconds of analysis per file (DPS005); None: no limit
+    max_file_size: int | None = 1_000_000  # bytes; larger files are not parsed (DPS006)
 
 
 @dataclass
@@ -83,7 +86,7 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
             Diagnostic(shown, 1, 1, "DPS002", "no such file or directory")]))
     for shown, reason in collected.unreadable:
         result.files.append(FileReport(shown, diagnostics=[
-            Diagnostic(shown, 1, 1, "DPS002", f"cannot read directory: {reason}")]))
+            Diagnostic(shown, 1, 1, "DPS002", f"cannot read: {reason}")]))
     sources = [_checked(path) for path in collected.files]
     runner = Runner(settings.jobs, progress_stream(settings.progress))
     try:
@@ -113,6 +116,10 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
     def provide(needed: list[Source]) -> dict[str, Facts]:
         found: dict[str, Facts] = {}
         for source in needed:
+            too_large = _too_large(source, settings.max_file_size)
+            if too_large is not None:  # before the cache: an entry may come from a higher limit
+                found[source.shown] = Facts((), False, (too_large,))
+                continue
             entry = cache.load("facts", f"{source.shown}:{source.name}",
                                f"{cache.tool}:{source.digest}") if cache else None
             facts = _facts_from(source.shown, entry) if entry is not None else None
@@ -127,12 +134,12 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
         stubs = stub_directories(settings.stub_dirs)
         calls = [([_row(s) for s in unit.members],
                   [_row(s) for s in unit.closure if graph.parsed(s.shown)],
-                  stubs, settings.options) for _, unit in dirty]
+                  stubs, settings.options, settings.time_limit) for _, unit in dirty]
         privacy = any("Priv" in (s.text or "") for _, unit in dirty for s in unit.members)
         found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs, privacy))
         for (index, unit), record in zip(dirty, found):
             records[index] = record
-            if cache is not None and not _crashed(record):
+            if cache is not None and not _incomplete(record):
                 cache.store("units", _unit_identity(unit), _unit_key(unit, cache), {"files": record})
     result.analyzed, result.cached = len(dirty), len(records) - len(dirty)
     return graph, _merge(reports, [records[i] for i in sorted(records)])
@@ -238,9 +245,29 @@ def _unit_key(unit: Unit, cache: Cache) -> str:
     return digest(cache.analysis, rows(unit.members), rows(unit.closure))
 
 
-def _crashed(record: dict[str, Any]) -> bool:
-    """An internal error is not cached: the next run tries again."""
-    return any(row[2] == "DPS001" for file in record.values() for row in file["diagnostics"])
+INCOMPLETE = ("DPS001", "DPS005")  # an internal error or the time limit: not a result of the code
+
+
+def _incomplete(record: dict[str, Any]) -> bool:
+    """A crashed or timed-out analysis is not cached: the next run tries again."""
+    return any(row[2] in INCOMPLETE for file in record.values() for row in file["diagnostics"])
+
+
+def _too_large(source: Source, limit: int | None) -> Diagnostic | None:
+    """A DPS006 for a file above the size limit (LibCST needs ~600 bytes of memory and
+    ~8 µs per byte of source on large modules: 5 MB is 40 s and 3 GB)."""
+    if limit is None or source.text is None or len(source.text) <= limit:
+        return None
+    size = len(source.text.encode("utf-8", "surrogatepass"))
+    if size <= limit:
+        return None
+    return Diagnostic(source.shown, 1, 1, "DPS006",
+                      f"file is {_megabytes(size)}, above the {_megabytes(limit)} limit; it is not "
+                      "analyzed (raise max_file_size in [tool.dpsens] or --max-file-size)")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size:,} bytes"
 
 
 def _merge(reports: dict[str, FileReport], records: list[dict[str, Any]]) -> list[FileReport]:
@@ -258,21 +285,17 @@ def _merge(reports: dict[str, FileReport], records: list[dict[str, Any]]) -> lis
 
 
 def _analyze(modules: list[ir.Module], helpers: list[ir.Module], reports: dict[str, FileReport],
-             rules: RuleTable, options: Options) -> None:
+             rules: RuleTable, options: Options, seconds: float | None = None) -> None:
+    """Summaries of the reported modules' functions, each file within ``seconds``."""
     from dpsens.infer.program import Program
-    from dpsens.report.model import function_report
 
     program = Program(modules + helpers, rules, options)
+    by_file: dict[str, list[tuple[str, ir.Module, ir.Function]]] = {}
     for qualname, (module, function) in program.functions.items():
-        if module.path not in reports:
-            continue  # a helper module: analyzed at its call sites only
-        try:
-            summary = program.summary(qualname, function.span, None)  # type: ignore[arg-type]
-        except Exception as error:  # noqa: BLE001 - every crash becomes a finding
-            program.summaries.pop(qualname, None)
-            _internal_error(program, module, function, error)
-            continue
-        reports[module.path].functions.append(function_report(summary))
+        if module.path in reports:  # helper modules are analyzed at their call sites only
+            by_file.setdefault(module.path, []).append((qualname, module, function))
+    for path, functions in by_file.items():
+        _analyze_file(program, functions, reports[path], seconds)
     for module in modules + helpers:
         found = program.diagnostics.get(module.path, set())
         if module.path not in reports:
@@ -280,6 +303,35 @@ def _analyze(modules: list[ir.Module], helpers: list[ir.Module], reports: dict[s
                 continue
             reports[module.path] = FileReport(module.path)
         reports[module.path].diagnostics.extend(found)
+
+
+def _analyze_file(program: Program, functions: list[tuple[str, ir.Module, ir.Function]],
+                  report: FileReport, seconds: float | None) -> None:
+    """Report one file's functions; past the time limit, DPS005 names where it stopped."""
+    from dpsens.deadline import TimeLimitExceeded, time_limit
+    from dpsens.report.model import function_report
+
+    done = 0
+    try:
+        with time_limit(seconds):
+            for qualname, module, function in functions:
+                try:
+                    summary = program.summary(qualname, function.span, None)  # type: ignore[arg-type]
+                except Exception as error:  # noqa: BLE001 - every crash becomes a finding
+                    program.summaries.pop(qualname, None)
+                    _internal_error(program, module, function, error)
+                else:
+                    report.functions.append(function_report(summary))
+                done += 1
+    except TimeLimitExceeded:
+        program.active.clear()  # the interrupted summaries never finished
+        _, module, function = functions[done]
+        rest = len(functions) - done - 1
+        after = f" and the {rest} function{'s' if rest != 1 else ''} after it are" if rest else " is"
+        program.report(module, function.span, "DPS005",
+                       f"the analysis of this file took longer than {seconds:g} s, the per-file time "
+                       f"limit; '{function.name}'{after} not reported (raise timeout in "
+                       "[tool.dpsens] or --timeout)")
 
 
 def _internal_error(program: object, module: ir.Module, function: ir.Function,

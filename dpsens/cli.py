@@ -12,6 +12,8 @@ if TYPE_CHECKING:
     from dpsens.check import CheckResult, Settings
 
 FORMATS = ("text", "json", "sarif", "github")
+# The analyzer could not do its job (a crash, the time or size limit): exit 2, not 1.
+TOOL_FAILURES = ("DPS001", "DPS005", "DPS006")
 
 
 class UsageError(Exception):
@@ -66,6 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
     speed.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     speed.add_argument("--cache-dir", metavar="DIR",
                        help="where to cache results (default .dpsens_cache beside the config)")
+    speed.add_argument("--timeout", type=_limit, default=None, metavar="SECONDS",
+                       help="stop analyzing a file after this long, with DPS005 (default 60; "
+                            "0: no limit)")
+    speed.add_argument("--max-file-size", type=_size, default=None, metavar="BYTES",
+                       help="do not parse larger files, with DPS006 (default 1000000; 0: no limit)")
     explain = commands.add_parser("explain", help="print the documentation of a diagnostic code")
     explain.add_argument("code", help="a code such as DPS201")
     audit = commands.add_parser(
@@ -141,6 +148,22 @@ def _probability(text: str) -> float:
     return value
 
 
+def _limit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be >= 0 (0: no limit), got {text}")
+    return value
+
+
+def _size(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"must be a whole number of bytes (0: no limit), got {text}")
+    return int(text)
+
+
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
@@ -172,7 +195,7 @@ def _check(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     else:
         _write_atomically(target, text)
-    if any(d.code == "DPS001" for d in result.diagnostics):
+    if any(d.code in TOOL_FAILURES for d in result.diagnostics):
         return 2
     return 1 if result.errors else 0
 

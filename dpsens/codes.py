@@ -69,6 +69,24 @@ _register(
     "def f(x: Real) -> Real\n    return x    # missing colon",
 )
 _register(
+    "DPS005", "time-limit", "error",
+    "The analysis of a file took longer than the per-file time limit (`timeout` in "
+    "[tool.dpsens] or `--timeout`, in seconds; one minute by default). The function being "
+    "analyzed and those after it in the file are not reported; the others are.",
+    "A lint that hangs gets switched off, and one that silently skips code gives a false "
+    "sense of safety; the run exits 2 and the result is not cached.",
+    "A generated function summing 10,000 terms, checked with --timeout 1.",
+)
+_register(
+    "DPS006", "file-too-large", "error",
+    "A file is larger than the size limit (1,000,000 bytes by default; `max_file_size` in "
+    "[tool.dpsens], `--max-file-size`) and is not parsed or analyzed.",
+    "LibCST needs about 600 bytes of memory per byte of source: a 5 MB generated module "
+    "takes 3 GB and most of a minute to parse. Files that never mention dpsens are not "
+    "parsed at all and never get this finding. The run exits 2.",
+    "A 5 MB generated module of constants that imports dpsens.",
+)
+_register(
     "DPS101", "unknown-annotation", "error",
     "An annotation names something that is not part of the dpsens vocabulary.",
     "dpsens cannot know how distance is measured on an unknown type, so the "

@@ -42,6 +42,8 @@ class Config:
     bindings: tuple[tuple[str, float], ...] = ()
     budgets: tuple[Budget, ...] = ()
     cache_dir: Path | None = None
+    timeout: float | None = None  # seconds per file; 0 disables the limit
+    max_file_size: int | None = None  # bytes; 0 disables the limit
 
 
 def find_config(start: Path) -> Path | None:
@@ -127,6 +129,19 @@ def _number(raw: object, subkey: str = "") -> float:
     return float(raw)
 
 
+def _limit(raw: object, root: Path) -> float:
+    value = _number(raw)
+    if value < 0 or math.isinf(value):
+        raise _Bad(f"must be a number >= 0 (0: no limit), got {raw!r}")
+    return value
+
+
+def _size(raw: object, root: Path) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+        raise _Bad(f"must be a whole number of bytes >= 0 (0: no limit), got {raw!r}")
+    return raw
+
+
 def _probability(raw: object, root: Path) -> float:
     value = _number(raw)
     if not 0 < value < 1:
@@ -183,7 +198,8 @@ def _directory(raw: object, root: Path) -> Path:
 _KEYS: dict[str, Callable[[Any, Path], Any]] = {
     "include": _strings, "exclude": _strings, "respect_gitignore": _flag, "stubs": _stubs,
     "delta_prime": _probability, "beta": _probability, "select": _codes, "ignore": _codes,
-    "bindings": _bindings, "budget": _budgets, "cache_dir": _directory,
+    "bindings": _bindings, "budget": _budgets, "cache_dir": _directory, "timeout": _limit,
+    "max_file_size": _size,
 }
 
 

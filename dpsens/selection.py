@@ -7,7 +7,7 @@ from typing import Iterable
 
 # Problems with the input itself (crash, unreadable, undecodable, unparsable) are
 # never filtered: hiding them would make an unchecked file look clean.
-ALWAYS = frozenset({"DPS001", "DPS002", "DPS003", "DPS004"})
+ALWAYS = frozenset({"DPS001", "DPS002", "DPS003", "DPS004", "DPS005", "DPS006"})
 
 
 def normalize_codes(items: Iterable[str]) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TypeVar
 
 from dpsens.check import Settings
 from dpsens.config import Config, ConfigError, find_config, load_config
@@ -13,6 +14,7 @@ from dpsens.options import Options
 from dpsens.selection import Selection, normalize_codes
 
 CACHE_DIR = ".dpsens_cache"
+T = TypeVar("T", int, float)
 
 
 def settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
@@ -37,11 +39,19 @@ def settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
         cache_dir=cache_dir,
         jobs=args.jobs,
         progress=not args.quiet,
+        time_limit=_limit(args.timeout, config.timeout, Settings.time_limit),
+        max_file_size=_limit(args.max_file_size, config.max_file_size, Settings.max_file_size),
     )
     for directory in settings.stub_dirs:
         if not directory.is_dir():
             raise ConfigError(f"--stubs '{directory}' is not a directory")
     return settings, notes
+
+
+def _limit(flag: T | None, configured: T | None, default: T | None) -> T | None:
+    """The flag, else the config, else the default; 0 means no limit (None)."""
+    value = flag if flag is not None else configured if configured is not None else default
+    return value or None
 
 
 def _config(args: argparse.Namespace) -> Config:

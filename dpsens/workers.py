@@ -48,8 +48,9 @@ def forget() -> None:
 
 
 def analyze_task(members: list[Row], closure: list[Row], stub_dirs: tuple[Path, ...],
-                 options: Options) -> dict[str, Any]:
-    """Analyze one unit's functions: file -> {functions, diagnostics} (JSON-able)."""
+                 options: Options, seconds: float | None = None) -> dict[str, Any]:
+    """Analyze one unit's functions, each file within ``seconds``: file -> {functions,
+    diagnostics} (JSON-able)."""
     from dpsens.cache import encode_diagnostics
     from dpsens.check import _analyze
     from dpsens.report.model import FileReport
@@ -57,7 +58,7 @@ def analyze_task(members: list[Row], closure: list[Row], stub_dirs: tuple[Path, 
     modules = [m for m, _ in map(parsed, members) if m is not None]
     helpers = [m for m, _ in map(parsed, closure) if m is not None]
     reports = {m.path: FileReport(m.path) for m in modules}
-    _analyze(modules, helpers, reports, rules(stub_dirs), options)
+    _analyze(modules, helpers, reports, rules(stub_dirs), options, seconds)
     return {path: {"functions": report.functions,
                    "diagnostics": encode_diagnostics(sorted(set(report.diagnostics)))}
             for path, report in reports.items()}
