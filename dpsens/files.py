@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +16,10 @@ if TYPE_CHECKING:
 SKIPPED_DIRS = {"__pycache__", ".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv",
                 "env", "build", "dist", "node_modules", ".mypy_cache", ".pytest_cache",
                 "site-packages", ".eggs", ".dpsens_cache"}
+
+# Reading a named pipe blocks until a writer appears and a device may never end,
+# so only regular files are read; other kinds of file are reported with this reason.
+NOT_REGULAR = "not a regular file"
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,7 @@ class Collected:
     files: list[Path] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # paths that do not exist
     empty: list[str] = field(default_factory=list)  # directories without Python files
-    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (directory, reason)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (directory or special file, reason)
     excluded: int = 0  # paths passed over because of exclude globs or .gitignore
 
 
@@ -52,25 +58,49 @@ def collect(paths: Iterable[str], rules: WalkRules | None = None) -> Collected:
     found: dict[str, Path] = {}
     for raw in paths:
         path = Path(raw)
-        if path.is_dir() or path.is_file():
-            if matcher.excluded(path, path.is_dir()):
-                out.excluded += 1
-                continue
-        if path.is_dir():
+        try:
+            mode = os.stat(path).st_mode  # follows symlinks, as reading does
+        except OSError as error:
+            _stat_failed(raw, error, out)
+            continue
+        if matcher.excluded(path, stat.S_ISDIR(mode)):
+            out.excluded += 1
+        elif stat.S_ISDIR(mode):
             before = len(found)
             for file in _walk(path, matcher, out):
                 found.setdefault(str(resolved(file)), file)
             if len(found) == before:
                 out.empty.append(raw)
-        elif path.is_file():
+        elif stat.S_ISREG(mode):
             found.setdefault(str(resolved(path)), path)
         else:
-            out.missing.append(raw)
+            out.unreadable.append((display(path), NOT_REGULAR))
     out.files = sorted(found.values(), key=display)
     return out
 
 
+def _stat_failed(raw: str, error: OSError, out: Collected) -> None:
+    """Record a command-line path that cannot be examined: missing (a dangling symlink too), or why not."""
+    if error.errno in (errno.ENOENT, errno.ENOTDIR):
+        out.missing.append(raw)
+    else:  # a symlink loop, a directory on the way that denies access
+        out.unreadable.append((display(Path(raw)), error.strerror or type(error).__name__))
+
+
+def _readable_kind(path: Path, out: Collected) -> bool:
+    """Whether a file found by the walk may be read; a pipe, socket or device is recorded as unreadable."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # a dangling or looping symlink: reading it fails at once, reported as unreadable file
+        return True
+    if stat.S_ISREG(mode):
+        return True
+    out.unreadable.append((display(path), NOT_REGULAR))
+    return False
+
+
 def _walk(root: Path, matcher: _Matcher, out: Collected) -> Iterator[Path]:
+    """The included, not excluded, readable files under root, skipping SKIPPED_DIRS and hidden directories."""
     seen: set[tuple[int, int]] = set()
 
     def unreadable(error: OSError) -> None:
@@ -101,7 +131,8 @@ def _walk(root: Path, matcher: _Matcher, out: Collected) -> Iterator[Path]:
             if matcher.excluded(base / name, False, walking=True):
                 out.excluded += 1
                 continue
-            yield base / name
+            if _readable_kind(base / name, out):
+                yield base / name
 
 
 class _Matcher:

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dpsens.lang import L1, L2, L_inf, Norm
+from dpsens.runtime._validate import NotReal, float_array
 
 __all__ = [
     "clip", "norm_convert", "discrete", "undisc", "undisc_container",
@@ -30,12 +31,17 @@ def norm_name(norm: Any) -> str:
     raise TypeError(f"expected a norm (L1, L2 or L_inf), got {norm!r}")
 
 
+def _floats(fname: str, v: Any, expected: str) -> FloatArray:
+    """A float copy of v (callers never see mutation); text is refused, where numpy would parse "1" as 1.0."""
+    try:
+        return float_array(v)
+    except NotReal as received:
+        raise TypeError(f"{fname}: expected {expected}, got {received}") from None
+
+
 def _container(fname: str, v: Any) -> FloatArray:
     """A float copy of a 1-D or 2-D array argument, rejecting NaN and other shapes."""
-    try:
-        arr = np.array(v, dtype=np.float64)  # np.array copies: callers never see mutation
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{fname}: expected a numeric 1-D or 2-D array, got {type(v).__name__}") from exc
+    arr = _floats(fname, v, "a numeric 1-D or 2-D array")
     if arr.ndim not in (1, 2):
         raise TypeError(f"{fname}: expected a 1-D vector or a 2-D matrix, got {arr.ndim}-D input")
     if np.isnan(arr).any():
@@ -116,7 +122,7 @@ def _truth(fname: str, value: Any) -> bool:
 def map_rows(f: Callable[[Any], Any], m: Any) -> FloatArray:
     """Apply f to every row (2-D) or entry (1-D) of m and stack the results."""
     arr = _container("map_rows", m)
-    results = [np.asarray(f(item), dtype=np.float64) for item in arr]
+    results = [_floats("map_rows", f(item), "f to return numbers") for item in arr]
     if not results:
         return np.zeros(0)
     if any(r.ndim > 1 for r in results):
@@ -161,10 +167,7 @@ def unbox(value: Any, t: Any, shape: Any) -> Any:
         raise TypeError(f"unbox: expected a value of shape {expected}, got shape {actual}")
     if expected == ():
         return _scalar("unbox", value)
-    try:
-        arr = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"unbox: expected numbers, got {type(value).__name__}") from exc
+    arr = _floats("unbox", value, "numbers")
     if np.isnan(arr).any():
         raise ValueError("unbox: value contains NaN")
     return arr

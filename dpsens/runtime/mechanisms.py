@@ -37,13 +37,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 import math
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from dpsens.accounting import _validate as check
 from dpsens.accounting.gaussian import analytic_gaussian_sigma
+from dpsens.runtime import _validate as check
 from dpsens.runtime.rng import as_source, permutation, sample_indices
 from dpsens.runtime.sampling import Grid, bernoulli_exp, discrete_gaussian, discrete_laplace
 
@@ -57,17 +57,6 @@ __all__ = [
 T = TypeVar("T")
 Acc = TypeVar("Acc")
 FloatArray = npt.NDArray[np.float64]
-
-
-def _values(name: str, x: Any) -> FloatArray:
-    """x as a float array (0-d for scalars), rejecting non-numeric, NaN and infinite values."""
-    try:
-        arr = np.array(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a number or a numeric array, got {type(x).__name__}") from exc
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return arr
 
 
 def _add_noise(arr: FloatArray, grid: Grid, draw: Callable[[], int]) -> float | FloatArray:
@@ -85,8 +74,9 @@ def _laplace_draw(scale_units: Fraction, rng: np.random.Generator | None) -> Cal
 
 def laplace_mechanism(s: float, eps: float, x: Any, *, rng: np.random.Generator | None = None) -> Any:
     """x + Laplace(s/eps) noise per coordinate: eps-DP for x of L1 sensitivity s."""
-    s, eps = check.positive("s", s), check.positive("eps", eps)
-    arr = _values("x", x)
+    fn = "laplace_mechanism"
+    s, eps = check.positive(fn, "s", s), check.positive(fn, "eps", eps)
+    arr = check.finite_reals(fn, "x", x)
     grid = Grid.for_sensitivity(s, max(arr.size, 1))
     s_eff = Fraction(s) + max(arr.size, 1) * grid.step  # L1 distance after rounding every coordinate
     return _add_noise(arr, grid, _laplace_draw(s_eff / (Fraction(eps) * grid.step), rng))
@@ -95,9 +85,9 @@ def laplace_mechanism(s: float, eps: float, x: Any, *, rng: np.random.Generator 
 laplacian_mechanism = laplace_mechanism
 
 
-def _gaussian(s: float, var_per_s2: Fraction, x: Any, rng: np.random.Generator | None) -> Any:
+def _gaussian(fn: str, s: float, var_per_s2: Fraction, x: Any, rng: np.random.Generator | None) -> Any:
     """Discrete Gaussian noise of variance var_per_s2 * s_eff^2, s_eff = s + the grid rounding."""
-    arr = _values("x", x)
+    arr = check.finite_reals(fn, "x", x)
     d = max(arr.size, 1)
     grid = Grid.for_sensitivity(s, d)
     # L2 distance after rounding: at most s + sqrt(d) g <= s + ceil(sqrt(d)) g.
@@ -111,25 +101,30 @@ def _gaussian(s: float, var_per_s2: Fraction, x: Any, rng: np.random.Generator |
 def gaussian_mechanism(s: float, eps: float, delta: float, x: Any, *,
                        rng: np.random.Generator | None = None) -> Any:
     """x + N(0, sigma^2) per coordinate, sigma from the analytic Gaussian: (eps, delta)-DP for L2 sensitivity s."""
-    s, eps = check.positive("s", s), check.positive("eps", eps)
-    delta = check.open_probability("delta", delta)
-    return _gaussian(s, Fraction(analytic_gaussian_sigma(1.0, eps, delta)) ** 2, x, rng)
+    fn = "gaussian_mechanism"
+    s, eps = check.positive(fn, "s", s), check.positive(fn, "eps", eps)
+    delta = check.open_probability(fn, "delta", delta)
+    return _gaussian(fn, s, Fraction(analytic_gaussian_sigma(1.0, eps, delta)) ** 2, x, rng)
 
 
 def gaussian_mechanism_zcdp(s: float, rho: float, x: Any, *, rng: np.random.Generator | None = None) -> Any:
     """x + N(0, s^2/(2 rho)) per coordinate: rho-zCDP for L2 sensitivity s."""
-    s, rho = check.positive("s", s), check.positive("rho", rho)
-    return _gaussian(s, 1 / (2 * Fraction(rho)), x, rng)  # sigma^2 = s^2 / (2 rho), exactly
+    fn = "gaussian_mechanism_zcdp"
+    s, rho = check.positive(fn, "s", s), check.positive(fn, "rho", rho)
+    return _gaussian(fn, s, 1 / (2 * Fraction(rho)), x, rng)  # sigma^2 = s^2 / (2 rho), exactly
 
 
 def exponential_mechanism(s: float, eps: float, candidates: Sequence[T], utility: Callable[[Any, T], float],
                           data: Any, *, rng: np.random.Generator | None = None) -> T:
     """A candidate r drawn with P[r] ∝ exp(eps u(data, r) / (2 s)): eps-DP for u s-sensitive in data."""
-    s, eps = check.positive("s", s), check.positive("eps", eps)
+    fn = "exponential_mechanism"
+    s, eps = check.positive(fn, "s", s), check.positive(fn, "eps", eps)
+    check.iterable(fn, "candidates", candidates, "a collection of candidates")
     cands = list(candidates)
     if not cands:
-        raise ValueError("exponential_mechanism needs at least one candidate")
-    scores = [Fraction(float(_values("utility", utility(data, r)))) for r in cands]
+        raise ValueError(f"{fn} needs at least one candidate")
+    scores = [Fraction(check.finite_real(fn, f"utility(data, candidates[{i}])", utility(data, r)))
+              for i, r in enumerate(cands)]
     top = max(scores)
     # Exact rejection sampling: propose uniformly, accept with exp(-eps (top - u_r) / (2 s)) <= 1.
     # The best candidate is accepted with probability 1, so at most len(cands) tries are expected.
@@ -145,10 +140,11 @@ def report_noisy_max(s: float, eps: float, scores: Any, *, rng: np.random.Genera
     """The index of the largest score + Laplace(2s/eps) (lowest index on ties): eps-DP for s-sensitive entries."""
     # Laplace(2s/eps), not s/eps: the scores need not be monotone (counting) queries, so
     # the winning threshold can move by 2s (Dwork-Roth Claim 3.9 with sensitivity 2s).
-    s, eps = check.positive("s", s), check.positive("eps", eps)
-    arr = _values("scores", scores)
+    fn = "report_noisy_max"
+    s, eps = check.positive(fn, "s", s), check.positive(fn, "eps", eps)
+    arr = check.finite_reals(fn, "scores", scores)
     if arr.ndim != 1 or arr.size == 0:
-        raise ValueError("scores must be a non-empty 1-D vector")
+        raise ValueError(f"{fn}: scores must be a non-empty 1-D vector, got shape {arr.shape}")
     grid = Grid.for_sensitivity(s)
     draw = _laplace_draw(2 * (Fraction(s) + grid.step) / (Fraction(eps) * grid.step), rng)
     noisy = [grid.to_units(float(v)) + draw() for v in arr]
@@ -160,14 +156,16 @@ def above_threshold(queries: Sequence[Callable[[Any], float]], eps: float, data:
     """The index of the first 1-sensitive query whose noisy value reaches the noisy threshold, or None (eps-DP)."""
     # Dwork-Roth Algorithm 1 (AboveThreshold), Theorem 3.23: Lap(2/eps) on the threshold,
     # fresh Lap(4/eps) on each query, stop at the first positive answer.
-    eps = check.positive("eps", eps)
+    fn = "above_threshold"
+    eps = check.positive(fn, "eps", eps)
+    check.iterable(fn, "queries", queries, "a collection of query functions")
     grid = Grid.for_sensitivity(1.0)
     s_eff = 1 + grid.step
-    noisy_threshold = grid.to_units(float(_values("threshold", threshold))) + \
+    noisy_threshold = grid.to_units(check.finite_real(fn, "threshold", threshold)) + \
         _laplace_draw(2 * s_eff / (Fraction(eps) * grid.step), rng)()
     query_noise = _laplace_draw(4 * s_eff / (Fraction(eps) * grid.step), rng)
     for i, query in enumerate(queries):
-        value = grid.to_units(float(_values(f"query {i}", query(data))))
+        value = grid.to_units(check.finite_real(fn, f"the query result queries[{i}](data)", query(data)))
         if value + query_noise() >= noisy_threshold:
             return i
     return None
@@ -175,9 +173,8 @@ def above_threshold(queries: Sequence[Callable[[Any], float]], eps: float, data:
 
 def randomized_response(eps: float, bit: T, *, rng: np.random.Generator | None = None) -> T:
     """bit kept with probability e^eps / (1 + e^eps), else flipped: an eps-local randomizer."""
-    eps = check.positive("eps", eps)
-    if isinstance(bit, str) or bit not in (0, 1):
-        raise ValueError(f"randomized_response needs a bit (0/1 or False/True), got {bit!r}")
+    eps = check.positive("randomized_response", "eps", eps)
+    truth = _bit(bit)
     src = as_source(rng)
     e = Fraction(eps)
     # P[keep] = 1/(1 + q), q = e^-eps: a fair coin keeps, else Bernoulli(q) flips, else retry.
@@ -188,27 +185,54 @@ def randomized_response(eps: float, bit: T, *, rng: np.random.Generator | None =
         if bernoulli_exp(e.numerator, e.denominator, src):
             keep = False
             break
-    value = bool(bit) if keep else not bool(bit)
-    return type(bit)(value)
+    return _like(bit, truth if keep else not truth)
+
+
+def _bit(bit: Any) -> bool:
+    """The truth value of a bit given as 0/1 or False/True (bool, int or float, numpy too)."""
+    value = check.item(bit)
+    if not check.is_real(value) or value not in (0, 1):
+        raise ValueError(f"randomized_response: bit must be 0 or 1 (or False/True), got {check.describe(bit)}")
+    return bool(value)
+
+
+def _like(bit: T, value: bool) -> T:
+    """value in the type of bit, so that reports look like the data (a 0-d array keeps its dtype)."""
+    if isinstance(bit, np.ndarray):
+        return cast(T, np.array(value, dtype=bit.dtype))
+    return type(bit)(value)  # type: ignore[call-arg]  # bool, int, float and numpy types take one value
+
+
+def _paired_rows(fn: str, m1: Any, m2: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """m1 and m2 as arrays with the same number of rows, or a ValueError naming the culprit."""
+    arrays = []
+    for name, m in (("m1", m1), ("m2", m2)):
+        try:
+            arr = np.asarray(m)
+        except (TypeError, ValueError):  # ragged nesting
+            raise ValueError(f"{fn}: {name} must be a rectangular array, got {check.describe(m)}") from None
+        if arr.ndim == 0:
+            raise ValueError(f"{fn}: {name} must be an array of rows, got {check.describe(m)}")
+        arrays.append(arr)
+    a, b = arrays
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(f"{fn}: m1 and m2 must have the same number of rows, got shapes {a.shape} and {b.shape}")
+    return a, b
 
 
 def sample(k: int, m1: Any, m2: Any, *, rng: np.random.Generator | None = None) -> tuple[Any, Any]:
     """The same k rows of m1 (features) and m2 (labels), drawn uniformly without replacement."""
-    a, b = np.asarray(m1), np.asarray(m2)
-    if a.ndim == 0 or b.ndim == 0 or a.shape[0] != b.shape[0]:
-        raise ValueError(f"m1 and m2 must have the same number of rows, got shapes {a.shape} and {b.shape}")
-    k = check.count("k", k, minimum=0)
+    a, b = _paired_rows("sample", m1, m2)
+    k = check.count("sample", "k", k, minimum=0)
     if k > a.shape[0]:
-        raise ValueError(f"cannot sample {k} rows without replacement from {a.shape[0]}")
+        raise ValueError(f"sample: cannot sample {k} rows without replacement from {a.shape[0]}")
     idx = np.array(sample_indices(a.shape[0], k, as_source(rng)), dtype=np.intp)
     return a[idx], b[idx]
 
 
 def parallel_fold_rows(f: Callable[[Acc, Any, Any], Acc], init: Acc, m1: Any, m2: Any) -> Acc:
     """acc = f(acc, row of m1, row of m2) over the rows in order, starting at init."""
-    a, b = np.asarray(m1), np.asarray(m2)
-    if a.ndim == 0 or b.ndim == 0 or a.shape[0] != b.shape[0]:
-        raise ValueError(f"m1 and m2 must have the same number of rows, got shapes {a.shape} and {b.shape}")
+    a, b = _paired_rows("parallel_fold_rows", m1, m2)
     acc = init
     for r1, r2 in zip(a, b):
         acc = f(acc, r1, r2)
@@ -217,6 +241,7 @@ def parallel_fold_rows(f: Callable[[Acc, Any, Any], Acc], init: Acc, m1: Any, m2
 
 def shuffle(randomizer: Callable[[Any], Any], data: Any, *, rng: np.random.Generator | None = None) -> Any:
     """randomizer applied to every row, then a uniformly random permutation of the reports."""
+    check.iterable("shuffle", "data", data, "a collection of records (a list, or an array of rows)")
     reports = [randomizer(row) for row in data]
     order = permutation(len(reports), as_source(rng))
     shuffled = [reports[i] for i in order]
@@ -225,11 +250,14 @@ def shuffle(randomizer: Callable[[Any], Any], data: Any, *, rng: np.random.Gener
 
 def laplace_accuracy(b: float, k: int, beta: float) -> float:
     """b ln(k/beta): with probability 1 - beta every one of k Laplace(b) errors is at most this."""
-    b, k, beta = check.positive("b", b), check.count("k", k), check.open_probability("beta", beta)
+    fn = "laplace_accuracy"
+    b, k, beta = check.positive(fn, "b", b), check.count(fn, "k", k), check.open_probability(fn, "beta", beta)
     return b * math.log(k / beta)
 
 
 def gaussian_accuracy(sigma: float, k: int, beta: float) -> float:
     """sigma sqrt(2 ln(2k/beta)): with probability 1 - beta every one of k N(0, sigma^2) errors is at most this."""
-    sigma, k, beta = check.positive("sigma", sigma), check.count("k", k), check.open_probability("beta", beta)
+    fn = "gaussian_accuracy"
+    sigma, k = check.positive(fn, "sigma", sigma), check.count(fn, "k", k)
+    beta = check.open_probability(fn, "beta", beta)
     return sigma * math.sqrt(2 * math.log(2 * k / beta))
