@@ -135,8 +135,7 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
         calls = [([_row(s) for s in unit.members],
                   [_row(s) for s in unit.closure if graph.parsed(s.shown)],
                   stubs, settings.options, settings.time_limit) for _, unit in dirty]
-        privacy = any("Priv" in (s.text or "") for _, unit in dirty for s in unit.members)
-        found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs, privacy))
+        found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs))
         for (index, unit), record in zip(dirty, found):
             records[index] = record
             if cache is not None and not _incomplete(record):
@@ -163,17 +162,16 @@ def _parse(source: Source, cache: Cache | None) -> Facts:
     return Facts(imports, module is not None, tuple(problems))
 
 
-def _prepare(stubs: tuple[Path, ...], privacy: bool) -> None:
-    """Imports and the rule table, done once before forking workers that all need them."""
+def _prepare(stubs: tuple[Path, ...]) -> None:
+    """Imports and the rule table, done once before forking workers that all need them.
+
+    dp-accounting (1 s to import) is not among them: Gaussian-only histories are
+    accounted exactly without it, so most runs never load it.
+    """
     import dpsens.infer.program  # noqa: F401  (sympy)
     from dpsens.workers import rules
 
     rules(stubs)
-    if privacy:  # privacy accounting loads dp-accounting (1.5 s) in every worker otherwise
-        try:
-            import dp_accounting  # type: ignore[import-untyped]  # noqa: F401
-        except ImportError:
-            pass
 
 
 def _analyze_unit(*call: Any) -> dict[str, Any]:

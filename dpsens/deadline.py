@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -20,22 +21,38 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     A cooperative check would need every loop of the analyzer (and of sympy)
     to poll a clock; the timer interrupts any Python code instead. Without a
     limit, off the main thread or without SIGALRM (Windows) nothing is limited.
+    A timer already running outside (a test harness, a host program) is kept:
+    if it is due first its handler runs, and it is re-armed afterwards.
     """
     if (not seconds or not hasattr(signal, "setitimer")
             or threading.current_thread() is not threading.main_thread()):
         yield
         return
+    started = time.monotonic()
+    outer_fired = False
 
     def expire(signum: int, frame: Any) -> None:
+        nonlocal outer_fired
+        if outer_first:
+            outer_fired = True
+            if callable(previous):
+                previous(signum, frame)
+            return
         raise TimeLimitExceeded
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    outer_first = 0 < outer < seconds
+    if outer_first:
+        signal.setitimer(signal.ITIMER_REAL, outer)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer and not outer_fired:
+            left = outer - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))
 
 
 __all__ = ["TimeLimitExceeded", "time_limit"]

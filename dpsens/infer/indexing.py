@@ -106,6 +106,8 @@ def _slice_length(part: Part, full: E.Expr) -> E.Expr | None:
     stride = E.ONE if step is None else step.exact
     if stride is None or not (stride.is_Integer and stride.is_positive):
         return None
+    if lower is None and upper is None and stride == 1:
+        return full  # ``x[:]``, the common case; sympy's Min/Max/ceiling cost ~0.1 s to warm up
     start = E.ZERO if lower is None else _position(lower.exact, full)
     stop = full if upper is None else _position(upper.exact, full)
     if start is None or stop is None:

@@ -34,6 +34,41 @@ def test_time_limit_interrupts_python_code_and_restores_the_handler() -> None:
         _spin(0.1)
 
 
+class _Outer(Exception):
+    pass
+
+
+def _outer_alarm(signum: int, frame: object) -> None:
+    raise _Outer
+
+
+def test_an_outer_timer_due_first_still_fires() -> None:
+    previous = signal.signal(signal.SIGALRM, _outer_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(_Outer):
+            with time_limit(10.0):
+                _spin(5.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_an_outer_timer_due_later_is_rearmed() -> None:
+    previous = signal.signal(signal.SIGALRM, _outer_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with time_limit(5.0):
+            _spin(0.05)  # finishes well within both
+        remaining, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 0 < remaining < 0.3
+        with pytest.raises(_Outer):
+            _spin(5.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def test_time_limit_is_not_caught_by_except_exception() -> None:
     with pytest.raises(TimeLimitExceeded):
         with time_limit(0.05):

@@ -22,8 +22,8 @@ from typing import Any, Iterator
 from contextlib import contextmanager
 
 CODE = re.compile(r"^DPS\d{3}$")
-# The time one file may take in these tests; dpsens has no per-file limit of its own
-# (reported), so this is the bound the suite holds the analyzer to.
+# The time one file may take in these tests: far below dpsens's own per-file limit
+# (60 s, DPS005), which is the last resort, not the expected cost.
 PER_FILE_SECONDS = float(os.environ.get("DPSENS_PER_FILE_SECONDS", "20"))
 ROOT = Path(__file__).resolve().parents[2]
 
