@@ -40,9 +40,11 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
     best = Cost(epsilon, delta, "sequential" if not _has_loop(history) else "basic")
     if not _numeric(epsilon) or E.is_inf(epsilon) or E.is_zero(epsilon):
         return _symbolic_zcdp(history, delta_prime) or best
-    candidates = [_advanced(history, delta_prime), _zcdp(history, delta_prime)]
     exact = _gaussian_dp(history, delta_prime)
-    candidates += [exact] if exact is not None else _dp_accounting(history, delta_prime)
+    candidates = [_advanced(history, delta_prime)]
+    # The exact curve is below zCDP, RDP and PLD at the same δ', so they need not run.
+    candidates += [exact] if exact is not None else [_zcdp(history, delta_prime),
+                                                     *_dp_accounting(history, delta_prime)]
     for candidate in candidates:
         if candidate is None or not _numeric(candidate.epsilon):
             continue

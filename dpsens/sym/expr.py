@@ -21,6 +21,11 @@ INF: sp.Expr = sp.oo
 TRUE = sp.true
 FALSE = sp.false
 
+# The same few expressions recur in every function of a codebase (2, abs(c), rows(x)),
+# and sympy's Max, simplify and printer are slow: the pure helpers below remember
+# their results. sympy expressions hash and compare structurally (2.0 != 2 since 1.13).
+_memo = lru_cache(maxsize=8192)
+
 
 @lru_cache(maxsize=None)
 def static_symbol(name: str) -> sp.Symbol:
@@ -111,6 +116,7 @@ def div(a: sp.Expr, b: sp.Expr) -> sp.Expr:
     return _normal(a / b)
 
 
+@_memo
 def smax(a: sp.Expr, b: sp.Expr) -> sp.Expr:
     """max(a, b), decided where sympy can, kept symbolic otherwise."""
     if a == b or is_zero(b):
@@ -119,9 +125,12 @@ def smax(a: sp.Expr, b: sp.Expr) -> sp.Expr:
         return b
     if is_inf(a) or is_inf(b):
         return INF
+    if a.is_Number and b.is_Number:
+        return a if a >= b else b
     return _normal(sp.Max(a, b))
 
 
+@_memo
 def power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     """base ** exponent for a non-negative base and a non-negative count."""
     if is_zero(exponent):
@@ -134,6 +143,7 @@ def power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     return _normal(sp.Pow(base, exponent))
 
 
+@_memo
 def geometric(ratio: sp.Expr, count: sp.Expr) -> sp.Expr:
     """sum_{j<count} ratio**j: count when ratio = 1, (r^k - 1)/(r - 1) otherwise."""
     if ratio == ONE:
@@ -147,16 +157,19 @@ def geometric(ratio: sp.Expr, count: sp.Expr) -> sp.Expr:
     return _normal(sp.Piecewise((count, sp.Eq(ratio, 1)), (closed, True)))
 
 
+@_memo
 def absolute(e: sp.Expr) -> sp.Expr:
     """|e| simplified with the symbols' assumptions."""
     return _normal(sp.Abs(e))
 
 
+@_memo
 def sqrt(e: sp.Expr) -> sp.Expr:
     """The square root of a non-negative expression."""
     return _normal(sp.sqrt(e))
 
 
+@_memo
 def decide_le(a: sp.Expr, b: sp.Expr) -> bool | None:
     """True/False when a <= b is decided for all symbol values, else None."""
     if a == b or is_zero(a):
@@ -165,6 +178,8 @@ def decide_le(a: sp.Expr, b: sp.Expr) -> bool | None:
         return True
     if is_inf(a):
         return False
+    if a.is_Number and b.is_Number:
+        return bool(a <= b)
     difference = sp.simplify(b - a)
     if difference.is_nonnegative:
         return True
@@ -209,6 +224,7 @@ def _sorted(args: tuple[sp.Expr, ...]) -> list[sp.Expr]:
 _PRINTER = _Printer({"order": None})
 
 
+@_memo
 def render(e: sp.Expr) -> str:
     """The canonical text of an expression, as shown in reports."""
     return str(_PRINTER.doprint(e))
