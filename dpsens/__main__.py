@@ -1,7 +1,5 @@
 """``python -m dpsens``."""
 
-import sys
+from dpsens.cli import run
 
-from dpsens.cli import main
-
-sys.exit(main())
+run()

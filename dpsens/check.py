@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import gc
 import traceback
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from dpsens import ir
 from dpsens.config import Budget
@@ -92,8 +90,7 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
     sources = [_checked(path) for path in collected.files]
     runner = Runner(settings.jobs, progress_stream(settings.progress))
     try:
-        with _rare_collections():
-            graph, reports = _run(sources, settings, runner, result)
+        graph, reports = _run(sources, settings, runner, result)
     finally:
         runner.close()
         forget()
@@ -101,23 +98,6 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
     finish(result, graph, settings)
     result.files.sort(key=lambda f: f.path)
     return result
-
-
-@contextmanager
-def _rare_collections() -> Iterator[None]:
-    """Run the cyclic garbage collector rarely while analyzing.
-
-    Parsing and analysis allocate millions of long-lived objects (syntax
-    trees, IR, sympy expressions), and each collection scans them again and
-    again: on benchmark A the default thresholds cost 20-30% of the run.
-    Collecting only every million net allocations costs 16 MB more there.
-    """
-    previous = gc.get_threshold()
-    gc.set_threshold(1_000_000, 100, 100)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*previous)
 
 
 def _checked(path: Path) -> Source:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -89,6 +90,32 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--seed", type=int, default=None, metavar="S",
                        help="make the run reproducible (the seed used is always printed)")
     return parser
+
+
+def run() -> None:
+    """The ``dpsens`` command: main() in a process of its own, then a fast exit.
+
+    Two settings only suit a process that ends with the command, as mypy's
+    does: the garbage collector runs rarely (parsing and analysis allocate
+    millions of long-lived objects that every collection would scan again:
+    20-30% of a large run, for 16 MB more memory on benchmark A), and the
+    process ends with os._exit, skipping the final collection of everything
+    (0.3 s there). ``audit`` exits normally: the user code it ran may have
+    exit handlers.
+    """
+    gc.set_threshold(1_000_000, 100, 100)
+    code = main()
+    if sys.argv[1:2] == ["audit"]:
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away (dpsens check | head): nothing left to say
+        pass
+    except OSError as error:
+        print(f"dpsens: error: cannot write the report: {error}", file=sys.__stderr__)
+        code = 2
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -275,4 +302,4 @@ def _describe(result: CheckResult, settings: Settings) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -123,6 +123,31 @@ def test_module_entry_point(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_the_fast_exit_delivers_the_whole_report_and_the_exit_code(tmp_path: Path) -> None:
+    """run() ends with os._exit: buffered output must be flushed first, the code kept."""
+    files = {f"m{i}.py": GOOD.replace("def ", f"def f{i}_") for i in range(40)}
+    for name, text in files.items():
+        write(tmp_path, name, text)
+    write(tmp_path, "bad.py", "from dpsens import Real\ndef broken(:\n")
+    result = subprocess.run([sys.executable, "-m", "dpsens", "check", "--no-cache", "--format",
+                             "json", str(tmp_path)], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 1
+    report = json.loads(result.stdout)  # complete: the last byte of a large report arrived
+    assert len(report["files"]) == 41
+
+
+def test_a_closed_pipe_is_not_a_traceback(tmp_path: Path) -> None:
+    for i in range(30):
+        write(tmp_path, f"m{i}.py", GOOD)
+    child = subprocess.Popen([sys.executable, "-m", "dpsens", "check", "--no-cache", str(tmp_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.readline()
+    child.stdout.close()  # like `dpsens check | head -1`
+    child.wait(timeout=60)
+    assert b"Traceback" not in child.stderr.read()
+
+
 def test_internal_error_is_reported_not_raised(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     from dpsens.infer import program
