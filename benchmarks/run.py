@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,13 +47,21 @@ print(f"{elapsed} {peak} {code}")
 """
 
 
-def measure(command: list[str], cwd: Path) -> tuple[float, float]:
-    """(wall seconds, peak MB) of a command in a fresh process; exit codes above 1 abort."""
-    out = subprocess.run([sys.executable, "-c", MEASURE, *command], cwd=cwd,
-                         capture_output=True, text=True, check=True).stdout.split()
-    if int(out[2]) > 1 and "mypy" not in command:
-        raise SystemExit(f"benchmark command failed with exit {out[2]}: {' '.join(command)}")
-    return float(out[0]), float(out[1])
+REPEAT = 1  # runs per figure (--repeat); the median is reported
+
+
+def measure(command: list[str], cwd: Path, repeat: int | None = None) -> tuple[float, float]:
+    """(median wall seconds, peak MB) of a command, each run a fresh process; exit codes
+    above 1 abort. Wall times on a shared machine vary by ±30%, hence the median."""
+    times, peaks = [], []
+    for _ in range(repeat or REPEAT):
+        out = subprocess.run([sys.executable, "-c", MEASURE, *command], cwd=cwd,
+                             capture_output=True, text=True, check=True).stdout.split()
+        if int(out[2]) > 1 and "mypy" not in command:
+            raise SystemExit(f"benchmark command failed with exit {out[2]}: {' '.join(command)}")
+        times.append(float(out[0]))
+        peaks.append(float(out[1]))
+    return statistics.median(times), max(peaks)
 
 
 def dpsens(*args: str) -> list[str]:
@@ -74,7 +83,11 @@ def row(label: str, mine: float, reference: float, reference_name: str, target: 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smaller corpus and no mypy on numpy")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs per dpsens figure and its LibCST reference; the median counts")
     args = parser.parse_args()
+    global REPEAT
+    REPEAT = max(1, args.repeat)
     results = []
     work = Path(tempfile.mkdtemp(prefix="dpsens-bench-"))
     try:
@@ -99,29 +112,29 @@ def main() -> int:
         results.append(row(f"B  numpy sources, {lines} lines", cold_b, parse_b, "libcst-parse",
                            ">= 20x"))
         if not args.quick:
-            mypy_b, _ = measure(mypy("--no-incremental", str(tree)), work / "b")
+            mypy_b, _ = measure(mypy("--no-incremental", str(tree)), work / "b", repeat=1)
             results.append(row("B  numpy sources vs mypy (cold)", cold_b, mypy_b, "mypy", ">= 10x"))
 
         one = work / "c"
         one.mkdir()
         shutil.copy(HERE.parent / "examples" / "column_stats.py", one / "single.py")
         cold_c, _ = measure(dpsens("--no-cache", "single.py"), one)
-        measure(dpsens("single.py"), one)  # fill the cache
+        measure(dpsens("single.py"), one, repeat=1)  # fill the cache
         warm_c, _ = measure(dpsens("single.py"), one)
         mypy_cold, _ = measure(mypy("--no-incremental", "single.py"), one)
-        measure(mypy("single.py"), one)
+        measure(mypy("single.py"), one, repeat=1)
         mypy_warm, _ = measure(mypy("single.py"), one)
         results.append(row("C  one file, cold (target <= 0.5 s)", cold_c, mypy_cold, "mypy-cold",
                            "<= 0.5 s"))
         results.append(row("C  one file, warm cache (target <= 0.2 s)", warm_c, mypy_warm,
                            "mypy-warm", "<= 0.2 s"))
 
-        measure(dpsens(corpus), work / "a")  # fill the cache
+        measure(dpsens(corpus), work / "a", repeat=1)  # fill the cache
         rerun, _ = measure(dpsens(corpus), work / "a")
         results.append(row("D  re-run, nothing changed", rerun, cold_a, "cold-run", ">= 10x"))
         changed = work / "a" / "corpus" / f"m{modules - 1}.py"  # a leaf: nothing imports it
         changed.write_text(changed.read_text() + "\n\ndef extra(x: Real) -> Real:\n    return 2 * x\n")
-        one_changed, _ = measure(dpsens(corpus), work / "a")
+        one_changed, _ = measure(dpsens(corpus), work / "a", repeat=1)  # later runs find it cached
         results.append(row("D  re-run, one file changed", one_changed, cold_a, "cold-run", ">> 1x"))
         print(f"peak memory: A {memory_a:.0f} MB, B {memory_b:.0f} MB (target B <= 300 MB)")
         results.append({"figure": "peak memory MB", "A": memory_a, "B": memory_b})
