@@ -154,7 +154,7 @@ def _parse(source: Source, cache: Cache | None) -> Facts:
     from dpsens.workers import parsed
 
     module, problems = parsed(_row(source))
-    imports = tuple(module.imports.values()) if module is not None else ()
+    imports = module.imported if module is not None else ()
     if cache is not None:
         entry = {"imports": list(imports), "parsed": module is not None,
                  "problems": encode_diagnostics(problems)}

@@ -289,6 +289,9 @@ class Module:
     constants: dict[str, Expr] = field(default_factory=dict)  # globals assigned once
     functions: tuple[Function, ...] = ()
     star_imports: tuple[str, ...] = ()  # modules imported with ``from m import *``
+    # Every module an import statement may load: ``import a.b.c`` binds only ``a`` but
+    # needs a.b.c; ``from m import *`` binds nothing by name but needs m.
+    imported: tuple[str, ...] = ()
 
 
 def dotted_name(expr: Expr) -> str | None:

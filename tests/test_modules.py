@@ -59,3 +59,25 @@ def test_staged_subset_still_resolves(tmp_path: Path) -> None:
     combined = next(f for f in file.functions if f["name"] == "combined")
     assert combined["params"][0]["sensitivity"] == "9"
     assert not file.diagnostics
+
+
+def test_submodule_and_star_imports_alone_bring_their_modules(tmp_path: Path) -> None:
+    """``import a.b`` binds only ``a`` and ``from m import *`` binds no name, yet both need
+    their module: each alone must bring it into the analysis (regression)."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "sub.py").write_text(
+        "from dpsens import Real\n\ndef double(x: Real) -> Real:\n    return 2 * x\n")
+    (tmp_path / "dotted.py").write_text(
+        "import pkg.sub\nfrom dpsens import Real\n\n"
+        "def f(x: Real) -> Real:\n    return pkg.sub.double(x)\n")
+    (tmp_path / "starred.py").write_text(
+        "from pkg.sub import *\nfrom dpsens import Real\n\n"
+        "def g(x: Real) -> Real:\n    return double(x) + x\n")
+    for paths in ([tmp_path / "dotted.py", tmp_path / "starred.py"], [tmp_path]):
+        result = check_paths([str(p) for p in paths])
+        found = {f["name"]: f["params"][0]["sensitivity"] for file in result.files
+                 for f in file.functions}
+        assert found["f"] == "2" and found["g"] == "3", paths
+        assert not [d for d in result.diagnostics if d.code == "DPS203"]

@@ -163,6 +163,7 @@ class _ModuleLowerer(StmtLowerer):
 
     def module(self, tree: cst.Module, text: str) -> ir.Module:
         imports: dict[str, str] = {}
+        imported: list[str] = []
         stars: list[str] = []
         constants: dict[str, ir.Expr] = {}
         assigned: dict[str, int] = {}
@@ -178,8 +179,14 @@ class _ModuleLowerer(StmtLowerer):
             for small in statement.body:
                 if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
                     stars.append(self._from_base(small))
-                elif isinstance(small, (cst.Import, cst.ImportFrom)):
+                    imported.append(stars[-1])
+                elif isinstance(small, cst.Import):
                     imports.update(self._imports(small))
+                    imported.extend(_dotted(alias.name) for alias in small.names)
+                elif isinstance(small, cst.ImportFrom):
+                    names = self._imports(small)
+                    imports.update(names)
+                    imported.extend(names.values())
                 elif isinstance(small, (cst.Assign, cst.AnnAssign)):
                     self._constant(small, constants, assigned)
         for name, count in assigned.items():
@@ -187,7 +194,7 @@ class _ModuleLowerer(StmtLowerer):
                 constants.pop(name, None)  # a reassigned global has no single value
         return ir.Module(
             self.display, self.name, imports, constants, tuple(functions),
-            star_imports=tuple(stars),
+            star_imports=tuple(stars), imported=tuple(dict.fromkeys(imported)),
         )
 
     def _constant(
