@@ -17,11 +17,12 @@ limit, DPS005, and 5 MB modules with the size limit, DPS006.
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 
@@ -249,6 +250,45 @@ def test_permission_denied_directory(tmp_path: Path) -> None:
         (tmp_path / "locked").chmod(0o700)
     _clean(outcome)
     assert "DPS002" in outcome.codes
+
+
+def test_permission_denied_file_simulated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same path for any user: reading raises EACCES (root is never denied for real)."""
+    path = _write(tmp_path, "secret.py", PLAIN)
+    _write(tmp_path, "ok.py", PLAIN)
+    real_read = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self.name == "secret.py":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_read(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    outcome = analyze(tmp_path)
+    _clean(outcome)
+    assert [(c, line, m) for c, line, _, m in outcome.diagnostics if c == "DPS002"] == [
+        ("DPS002", 1, "cannot read file: Permission denied")]
+    assert sorted(f["name"] for f in outcome.functions) == ["broken", "scale"]  # ok.py still checked
+    assert path.exists()
+
+
+def test_permission_denied_directory_simulated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, "ok.py", PLAIN)
+    (tmp_path / "locked").mkdir()
+    _write(tmp_path / "locked", "inner.py", PLAIN)
+    real_scandir = os.scandir
+
+    def scandir(path: Any = ".") -> Any:
+        if Path(path).name == "locked":
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    outcome = analyze(tmp_path)
+    _clean(outcome)
+    assert [(c, m) for c, _, _, m in outcome.diagnostics if c == "DPS002"] == [
+        ("DPS002", "cannot read: Permission denied")]
+    assert sorted(f["name"] for f in outcome.functions) == ["broken", "scale"]
 
 
 # --- the command line: no traceback, the documented exit code --------------------------------------
