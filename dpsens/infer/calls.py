@@ -62,11 +62,7 @@ class CallRules:
             return result
         self.report(e.span, "DPS203", f"call to '{label}' has no dpsens rule or analyzable body")
         for expr in (*e.args, *(k.value for k in e.keywords)):
-            if isinstance(expr, ir.Name) and expr.id in self.env and not isinstance(
-                    self.env[expr.id].type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
-                _, group = self.alias_group(expr.id)
-                for name in group:
-                    self.env[name] = unknown(C.add(self.env[name].ctx, result.ctx))
+            self.invalidate(expr, result.ctx)
         return result
 
     def argument(self: Analysis, e: ir.Expr) -> Value:
@@ -217,16 +213,18 @@ class CallRules:
         args = [receiver, *(self.argument(a) for a in e.args)]
         keywords = {k.name: self.argument(k.value) for k in e.keywords}
         rule = self.program.rules.get(f"numpy.{e.func.attr}")
-        if rule is not None and isinstance(receiver.type, (T.Vector, T.Matrix)):
+        if rule is not None and isinstance(receiver.type, (T.Vector, T.Matrix)) \
+                and "out" not in keywords:
             return self.program.rules.apply(self, rule, args, keywords, e.span)
         self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
-        base = e.func.value
-        if isinstance(base, ir.Name) and base.id in self.env:
-            # The method may mutate its receiver in place.
-            self.env[base.id] = unknown(C.add(receiver.ctx, C.total(a.ctx for a in args)))
-            if self.owned_elsewhere(self.alias_group(base.id)[0]):
+        result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+        # The method may mutate its receiver (and an out= array) in place.
+        for expr in (e.func.value, *(k.value for k in e.keywords if k.name == "out")):
+            self.invalidate(expr, result.ctx)
+            if any(self.owned_elsewhere(n) for source, _ in self.alias_sources(expr)
+                   for n in self.alias_group(source)[1] | {self.alias_group(source)[0]}):
                 self.poisoned = True  # a caller's array may have changed
-        return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+        return result
 
 
 def _without(items: object, variables: set[str]) -> list[object]:

@@ -85,6 +85,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             # unknown call): the loop rules did not follow it.
             a.env[name] = unknown(C.add(a.env[name].ctx, a.tracked()))
     a.assign(s.target, element)
+    a.record_loop_aliases(s.target, s.iter)
 
 
 def _charged_to_inputs(items: list, pseudo: dict[str, str], initial: dict[str, C.Context],
@@ -121,6 +122,7 @@ def _run_body(a: Analysis, s: ir.For, element: Value, start: dict[str, Value],
     a.shared.loop_counts.append(repetitions)
     try:
         body.assign(s.target, element)
+        body.record_loop_aliases(s.target, s.iter)
         body.block(s.body)
     finally:
         a.shared.loop_counts.pop()

@@ -20,26 +20,124 @@ from dpsens.sym import expr as E
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
 
+# Builtins whose iteration yields the elements of their arguments.
+ITERATION_WRAPPERS = frozenset({"builtins.enumerate", "builtins.zip", "builtins.reversed",
+                                "builtins.iter"})
+# numpy functions and array methods whose result may be (a view of) an argument.
+VIEW_RESULTS = frozenset({
+    "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "reshape", "ravel",
+    "transpose", "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d",
+    "broadcast_to", "broadcast_arrays", "diagonal", "swapaxes", "moveaxis", "rollaxis", "flip",
+    "fliplr", "flipud", "rot90", "view", "real", "imag", "split", "array_split", "hsplit",
+    "vsplit", "dsplit", "unstack", "matrix_transpose", "permute_dims", "flatten_view",
+})
+
 
 class MutationRules:
     """Mixin of Analysis for stores and aliases."""
 
-    def record_alias(self: Analysis, target: str, value: ir.Expr) -> None:
-        """Remember that ``target = value`` may share memory with a name."""
-        view = not isinstance(value, ir.Name)
-        while isinstance(value, (ir.Subscript, ir.Attribute)):
-            value = value.value
-        if isinstance(value, ir.Name) and value.id in self.env:
-            root = self.shared.aliases.get(value.id, value.id)
-            self.shared.aliases[target] = root
-            if view or value.id in self.shared.views:
-                self.shared.views.add(target)
+    def record_alias(self: Analysis, target: str, value: ir.Expr, partial: bool = False) -> None:
+        """Remember that ``target = value`` may share memory with other names."""
+        for source, view in self.alias_sources(value):
+            self.join_groups(target, source, partial or view)
+
+    def record_target_aliases(self: Analysis, target: ir.Target, value: ir.Expr,
+                              partial: bool = False) -> None:
+        """Aliases of every name a target binds: tuple parts pairwise where they line up."""
+        if isinstance(target, ir.NameTarget):
+            self.record_alias(target.id, value, partial)
+        elif isinstance(target, ir.TupleTarget):
+            if isinstance(value, ir.TupleExpr) and len(value.elts) == len(target.elts):
+                for element, part in zip(target.elts, value.elts):
+                    self.record_target_aliases(element, part, partial)
+            else:  # b, c = pair: each name may be any array the value holds
+                for element in target.elts:
+                    self.record_target_aliases(element, value, True)
+
+    def record_loop_aliases(self: Analysis, target: ir.Target, iterable: ir.Expr) -> None:
+        """``for r in m``: each r is a row of m (a view); enumerate and zip pass rows on."""
+        if isinstance(iterable, ir.Call) and self.program.qualify_expr(
+                self.module, iterable.func) in ITERATION_WRAPPERS:
+            for argument in iterable.args:
+                self.record_target_aliases(target, argument, True)
+        else:
+            self.record_target_aliases(target, iterable, True)
+
+    def alias_sources(self: Analysis, value: ir.Expr) -> list[tuple[str, bool]]:
+        """Names whose memory a value may share, each with whether it may be only a part.
+
+        Over-approximates: both arms of a conditional, every array in a tuple,
+        the arrays given to numpy functions that return views, and the
+        arguments of user functions that may return one of their parameters.
+        """
+        if isinstance(value, ir.Name):
+            return [(value.id, False)] if value.id in self.env else []
+        if isinstance(value, (ir.Subscript, ir.Attribute)):
+            return [(name, True) for name, _ in self.alias_sources(value.value)]
+        if isinstance(value, ir.IfExp):
+            return self.alias_sources(value.body) + self.alias_sources(value.orelse)
+        if isinstance(value, ir.TupleExpr):
+            return [(name, True) for e in value.elts for name, _ in self.alias_sources(e)]
+        if isinstance(value, ir.Call) and self._may_return_an_argument(value):
+            inputs = [*value.args, *(k.value for k in value.keywords)]
+            if isinstance(value.func, ir.Attribute):
+                inputs.append(value.func.value)  # the receiver of a method
+            return [(name, True) for e in inputs for name, _ in self.alias_sources(e)]
+        return []
+
+    def _may_return_an_argument(self: Analysis, call: ir.Call) -> bool:
+        """Whether a call's result may share memory with an array it was given."""
+        func = call.func
+        if isinstance(func, ir.Attribute) and self._is_method_call(func):
+            return func.attr in VIEW_RESULTS
+        if isinstance(func, ir.Name) and func.id in self.env:  # a lambda or nested def
+            node = getattr(getattr(self.env[func.id].type, "ref", None), "node", None)
+            return node is None or returns_a_parameter(node)
+        qualified = self.program.qualify_expr(self.module, func)
+        if qualified is None:
+            return True
+        if qualified.startswith("numpy."):
+            return qualified.rsplit(".", 1)[1] in VIEW_RESULTS
+        if qualified in self.program.functions:
+            return returns_a_parameter(self.program.functions[qualified][1])
+        return self.program.rules.get(qualified) is None  # unknown code may return anything
+
+    def join_groups(self: Analysis, target: str, source: str, partial: bool) -> None:
+        """Put two names in one alias group; a caller's array stays the group's root."""
+        aliases = self.shared.aliases
+        kept, merged = aliases.get(source, source), aliases.get(target, target)
+        if self.owned_elsewhere(merged) and not self.owned_elsewhere(kept):
+            kept, merged = merged, kept
+        if kept != merged:
+            for name, root in list(aliases.items()):
+                if root == merged:
+                    aliases[name] = kept
+            aliases[merged] = kept
+        if target != kept:
+            aliases[target] = kept
+        if partial or source in self.shared.views:
+            self.shared.views.add(target)
 
     def alias_group(self: Analysis, name: str) -> tuple[str, set[str]]:
         """The root of a name's alias group and the group's names that are bound here."""
         root = self.shared.aliases.get(name, name)
         group = {n for n, r in self.shared.aliases.items() if r == root} | {name, root}
         return root, {n for n in group if n in self.env}
+
+    def invalidate(self: Analysis, expr: ir.Expr, ctx: C.Context) -> None:
+        """Unknown code may change every array an expression reaches: each becomes unknown.
+
+        When one of them belongs to a caller (an inline-analyzed helper's
+        parameter), the caller's array changes untracked: the function is poisoned.
+        """
+        for source, _ in self.alias_sources(expr):
+            if isinstance(self.env[source].type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
+                continue
+            root, group = self.alias_group(source)
+            for name in group:
+                self.env[name] = unknown(C.add(self.env[name].ctx, ctx))
+            if any(n in self.foreign for n in (root, *group)):
+                self.poisoned = True
 
     def mutate(self: Analysis, target: ir.StoreTarget, value: Value) -> None:
         """``x[i] = v``: the container moves by at most the stored part's distance."""
@@ -58,9 +156,10 @@ class MutationRules:
 
     def mutate_in_place(self: Analysis, name: str, new: Value, span: ir.Span) -> bool:
         """``a op= b`` on an array changes it in place; False when it is not an array."""
-        if not isinstance(self.env.get(name, Value(T.REAL)).type, (T.Vector, T.Matrix)):
-            return False
         root, group = self.alias_group(name)
+        kind = self.env.get(name, Value(T.REAL)).type
+        if not isinstance(kind, (T.Vector, T.Matrix)) and not (kind == UNKNOWN and len(group) > 1):
+            return False  # an unknown value sharing memory with arrays may be an array too
         if self.owned_elsewhere(root):
             self._parameter_mutated(span, root, group, new.ctx)
             return True
@@ -113,3 +212,85 @@ def _part_ctx(part: object) -> C.Context:
     if isinstance(part, Value):
         return part.ctx
     return C.total(p.ctx for p in part if p is not None)  # type: ignore[attr-defined]
+
+
+_RETURNS_PARAMETER: dict[int, bool] = {}
+
+
+def returns_a_parameter(function: ir.Function | ir.Lambda) -> bool:
+    """Whether a function may return (a view of) one of its parameters, found syntactically.
+
+    Names assigned from a parameter, a view of one, or a conditional or tuple
+    holding one are followed to a fixpoint; any call in a returned expression
+    counts as possibly returning its arguments unless it is a fresh numpy result.
+    """
+    key = id(function)
+    if key not in _RETURNS_PARAMETER:
+        _RETURNS_PARAMETER[key] = _returns_a_parameter(function)
+    return _RETURNS_PARAMETER[key]
+
+
+def _returns_a_parameter(function: ir.Function | ir.Lambda) -> bool:
+    params = {p.name for p in function.params}
+    if isinstance(function, ir.Lambda):
+        return bool(_reaches(function.body, params))
+    statements = list(_statements(function.body))
+    reaching = set(params)
+    changed = True
+    while changed:
+        changed = False
+        for statement in statements:
+            if isinstance(statement, ir.Assign) and _reaches(statement.value, reaching):
+                for target in statement.targets:
+                    names = _names(target) - reaching
+                    if names:
+                        reaching |= names
+                        changed = True
+            elif isinstance(statement, ir.For) and _reaches(statement.iter, reaching):
+                names = _names(statement.target) - reaching
+                if names:
+                    reaching |= names
+                    changed = True
+    return any(isinstance(s, ir.Return) and s.value is not None and _reaches(s.value, reaching)
+               for s in statements)
+
+
+def _reaches(value: ir.Expr, names: set[str]) -> bool:
+    """Whether an expression may evaluate to (part of) an array bound to one of the names."""
+    if isinstance(value, ir.Name):
+        return value.id in names
+    if isinstance(value, (ir.Subscript, ir.Attribute)):
+        return _reaches(value.value, names)
+    if isinstance(value, ir.IfExp):
+        return _reaches(value.body, names) or _reaches(value.orelse, names)
+    if isinstance(value, ir.TupleExpr):
+        return any(_reaches(e, names) for e in value.elts)
+    if isinstance(value, ir.Call):
+        dotted = ir.dotted_name(value.func) or ""
+        fresh = dotted.startswith(("np.", "numpy.")) and dotted.rsplit(".", 1)[1] not in VIEW_RESULTS
+        inputs = [*value.args, *(k.value for k in value.keywords)]
+        if isinstance(value.func, ir.Attribute) and not dotted.startswith(("np.", "numpy.")):
+            fresh = value.func.attr not in VIEW_RESULTS  # a method: only view methods alias
+            inputs.append(value.func.value)
+        return not fresh and any(_reaches(e, names) for e in inputs)
+    return False
+
+
+def _names(target: ir.Target) -> set[str]:
+    if isinstance(target, ir.NameTarget):
+        return {target.id}
+    if isinstance(target, ir.TupleTarget):
+        return set().union(*(_names(t) for t in target.elts))
+    return set()
+
+
+def _statements(body: tuple[ir.Stmt, ...]) -> list[ir.Stmt]:
+    """Every statement of a body, nested blocks included (not nested functions)."""
+    out: list[ir.Stmt] = []
+    for statement in body:
+        out.append(statement)
+        if isinstance(statement, ir.If):
+            out += _statements(statement.body) + _statements(statement.orelse)
+        elif isinstance(statement, ir.For):
+            out += _statements(statement.body)
+    return out

@@ -89,8 +89,10 @@ class StatementRules:
             value = self.expr(statement.value)
             for target in statement.targets:
                 self.assign(target, value)
-                if isinstance(target, ir.NameTarget):
-                    self.record_alias(target.id, statement.value)
+                self.record_target_aliases(target, statement.value)
+            names = [t.id for t in statement.targets if isinstance(t, ir.NameTarget)]
+            for other in names[1:]:  # a = b = np.zeros(3): one array under two names
+                self.join_groups(other, names[0], partial=False)
         elif isinstance(statement, ir.AugAssign):
             self.augmented(statement)
         elif isinstance(statement, ir.ExprStmt):

@@ -239,3 +239,94 @@ def branch_alias(x: MetricVector[L1, Real], z: Real, flag: Static[bool]) -> Real
         y = x
     y[0] = z  # E: DPS205
     return np.sum(x)
+
+
+# --- aliases the analysis once did not record (docs/rules.md D19, D24) --------------------------
+
+
+def unpack_alias(x: Real) -> Real:  # expect: x=1
+    a = np.zeros(3)
+    b, c = a, 0
+    b[0] = x
+    return np.sum(a)
+
+
+def multi_target(x: Real) -> Real:  # expect: x=1
+    a = b = np.zeros(3)
+    a[0] = x
+    return np.sum(b)
+
+
+def ifexp_alias(x: Real, f: Static[bool]) -> Real:  # expect: x=1; f=static
+    a = np.zeros(3)
+    b = a if f else a
+    b[0] = x
+    return np.sum(a)
+
+
+def tuple_store(x: Real) -> Real:  # expect: x=inf
+    a = np.zeros(3)
+    t = (a, 1)
+    t[0][0] = x
+    return np.sum(a)
+
+
+def ident(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=1
+    return v
+
+
+def call_alias(x: Real) -> Real:  # expect: x=1
+    a = np.zeros(3)
+    b = ident(a)
+    b[0] = x
+    return np.sum(a)
+
+
+def doubled(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=2
+    return 2.0 * v
+
+
+def fresh_result_is_no_alias(x: Real, w: MetricVector[L1, Real]) -> Real:  # expect: x=1; w=3
+    b = doubled(w)
+    b[0] = x  # a fresh array: w is not changed, and no DPS205
+    return np.sum(b) + np.sum(w)
+
+
+def asarray_alias(x: Real) -> Real:  # expect: x=inf
+    a = np.zeros(3)
+    b = np.asarray(a)  # no rule, public input: unknown but public
+    b += x
+    return np.sum(a)
+
+
+def row_alias(x: Real) -> Real:  # expect: x=inf
+    m = np.zeros((3, 3))
+    for r in m:
+        r[0] = x
+    return np.sum(m)
+
+
+def copy_view(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=0; w=inf
+    a = np.zeros(len(v))
+    np.copyto(a[0:2], w[0:2])  # E: DPS203
+    return np.sum(a)
+
+
+def fill_alias(x: Real) -> Real:  # expect: x=inf
+    a = np.zeros(3)
+    b = a
+    b.fill(x)  # E: DPS203
+    return np.sum(a)
+
+
+def fill_view(x: Real) -> Real:  # expect: x=inf
+    a = np.zeros(3)
+    a[0:2].fill(x)  # E: DPS203
+    return np.sum(a)
+
+
+def clip_out(x: Real) -> Real:  # expect: x=inf
+    a = np.zeros(3)
+    b = np.zeros(3) + x
+    b.clip(0.0, 1.0, out=a)  # E: DPS203
+    return np.sum(a)
