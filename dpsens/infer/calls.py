@@ -38,7 +38,22 @@ class CallRules:
             label = qualified
         if not self._analyzable(callee) or "out" in keywords:
             return self._unknown_call(e, callee, args, keywords, label)
-        return self.call_value(callee, args, keywords, e.span, label)
+        result = self.call_value(callee, args, keywords, e.span, label)
+        self._forget_mutated_arguments(e, callee, C.total(a.ctx for a in (*args, *keywords.values())))
+        return result
+
+    def _forget_mutated_arguments(self: Analysis, e: ir.Call, callee: Value,
+                                  inputs: C.Context) -> None:
+        """An analyzed callee that changes its array parameters changes the caller's arrays."""
+        ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
+        summary = self.program.summaries.get(ref) if isinstance(ref, str) else None
+        if summary is None or not summary.mutated:
+            return
+        names = [p.name for p in summary.params]
+        changed = [a for i, a in enumerate(e.args) if i < len(names) and names[i] in summary.mutated]
+        changed += [k.value for k in e.keywords if k.name in summary.mutated]
+        for expr in changed:
+            self.invalidate(expr, C.blow_up(inputs) if inputs else C.EMPTY)
 
     def _analyzable(self: Analysis, callee: Value) -> bool:
         ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
@@ -143,16 +158,36 @@ class CallRules:
         for param in node.params:
             value = bound[param.name]
             child.env[param.name] = value if value is not None else child.expr(param.default)
+        captured = {n: v for n, v in child.env.items() if n not in names}
         if isinstance(node, ir.Lambda):
-            return child.expr(node.body)
-        if node in self.program.inline_stack:
+            result = child.expr(node.body)
+        elif node in self.program.inline_stack:
             self.report(span, "DPS204", f"recursive call of '{node.name}'")
             return unknown(C.total(a.ctx for a in args))
-        self.program.inline_stack.append(node)
-        try:
-            return child.run_body(node.body)
-        finally:
-            self.program.inline_stack.pop()
+        else:
+            self.program.inline_stack.append(node)
+            try:
+                result = child.run_body(node.body)
+            finally:
+                self.program.inline_stack.pop()
+        self._keep_closure_stores(node, scope, child, captured)
+        return result
+
+    def _keep_closure_stores(self: Analysis, node: ir.Lambda | ir.Function, scope: Analysis,
+                             child: Analysis, captured: dict[str, Value]) -> None:
+        """Stores a closure made into arrays it captured change them for the caller too."""
+        from dpsens.infer.mutation import assigned_names
+
+        local = assigned_names(node)
+        changed = [n for n, v in captured.items() if n not in local and child.env.get(n) is not v]
+        if not changed:
+            return
+        if scope.frame is not self.frame:
+            self.poisoned = True  # another activation's arrays changed: not tracked
+            return
+        for name in changed:
+            if name in self.env:
+                self.env[name] = child.env[name]
 
     def call_function_parameter(self: Analysis, name: str, kind: str, args: Sequence[Value],
                                 span: ir.Span) -> Value:

@@ -40,6 +40,7 @@ class _Shared:
     # Argument types each Callable/PrivacyFunction parameter was called with.
     callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
     views: set[str] = field(default_factory=set)  # names that may see only part of the root
+    mutated: set[str] = field(default_factory=set)  # parameters whose (caller's) arrays change
 
 
 @dataclass(frozen=True)

@@ -138,12 +138,14 @@ class MutationRules:
                 self.env[name] = unknown(C.add(self.env[name].ctx, ctx))
             if any(n in self.foreign for n in (root, *group)):
                 self.poisoned = True
+            self.shared.mutated |= {n for n in (root, *group) if n in self.var_types}
 
     def mutate(self: Analysis, target: ir.StoreTarget, value: Value) -> None:
         """``x[i] = v``: the container moves by at most the stored part's distance."""
         base = target.base
         if base is None or base not in self.env:
             self.report(target.span, "DPS205", "assignment to an element of an unknown object")
+            self.poisoned = True  # a global or an object of the caller's changes untracked
             return
         root, group = self.alias_group(base)
         if self.owned_elsewhere(root):
@@ -179,6 +181,8 @@ class MutationRules:
     def _parameter_mutated(self: Analysis, span: ir.Span, root: str, group: set[str],
                            stored: C.Context) -> None:
         self.report(span, "DPS205", f"parameter '{root}' is mutated in place")
+        if root in self.var_types:
+            self.shared.mutated.add(root)  # callers must forget what they knew of the argument
         if root in self.foreign:
             # The caller's array changes too, and it is not tracked here.
             self.poisoned = True
@@ -274,6 +278,22 @@ def _reaches(value: ir.Expr, names: set[str]) -> bool:
             inputs.append(value.func.value)
         return not fresh and any(_reaches(e, names) for e in inputs)
     return False
+
+
+def assigned_names(function: ir.Lambda | ir.Function) -> set[str]:
+    """The names a function body binds (its locals), parameters included."""
+    names = {p.name for p in function.params}
+    if isinstance(function, ir.Function):
+        for statement in _statements(function.body):
+            if isinstance(statement, ir.Assign):
+                names |= set().union(*(_names(t) for t in statement.targets))
+            elif isinstance(statement, (ir.For, ir.AugAssign)):
+                names |= _names(statement.target)
+            elif isinstance(statement, ir.FunctionDef):
+                names.add(statement.function.name)
+            elif isinstance(statement, ir.UnsupportedStmt):
+                names |= set(statement.assigned)
+    return names
 
 
 def _names(target: ir.Target) -> set[str]:

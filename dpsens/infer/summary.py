@@ -51,6 +51,7 @@ class Summary:
     histories: dict[str, tuple[object, ...]] = field(default_factory=dict)  # privacy, per parameter
     accounting: str = ""
     mechanisms: list[dict[str, str]] = field(default_factory=list)
+    mutated: frozenset[str] = frozenset()  # parameters whose arrays the function may change
 
 
 def resolve_params(program: Program, module: ir.Module, function: ir.Function
@@ -130,6 +131,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
         summary.ret_parts = [part.ctx for part in body_result.parts]
     summary.conditions = list(analysis.assumptions)
     summary.callable_types = dict(analysis.shared.callable_types)
+    summary.mutated = frozenset(analysis.shared.mutated)
     summary.assumptions = sorted(E.render(c) for c in analysis.assumptions)
     for param in summaries:
         if not param.static:

@@ -330,3 +330,53 @@ def clip_out(x: Real) -> Real:  # expect: x=inf
     b = np.zeros(3) + x
     b.clip(0.0, 1.0, out=a)  # E: DPS203
     return np.sum(a)
+
+
+# --- mutations a caller did not see (docs/rules.md D22, D23) --------------------------------------
+
+
+def closure_store(x: Real) -> Real:  # expect: x=1
+    a = np.zeros(3)
+
+    def g():
+        a[0] = x
+    g()
+    return np.sum(a)
+
+
+def mutates(x: MetricVector[L1, Real], z: Real) -> Real:  # expect: x=0; z=0
+    x[0] = z  # E: DPS205
+    return 0.0
+
+
+def mutates_caller(a: MetricVector[L1, Real], z: Real) -> Real:  # expect: a=inf; z=inf; returns=unknown
+    mutates(a, z)
+    return np.sum(a)
+
+
+def copies(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=0; w=0
+    np.copyto(v, w)  # E: DPS203
+    return 0.0
+
+
+def copies_caller(a: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: a=inf; w=inf; returns=unknown
+    copies(a, w)
+    return np.sum(a)
+
+
+def copy_into_helper(v, w):  # E: DPS103
+    np.copyto(v, w)  # E: DPS203
+
+
+def inline_unknown(a: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: a=inf; w=inf
+    b = 1.0 * a
+    copy_into_helper(b, w)
+    return np.sum(b)
+
+
+GLOBAL_ARRAY = np.zeros(3)
+
+
+def global_store(x: Real) -> Real:  # expect: x=inf
+    GLOBAL_ARRAY[0] = x  # E: DPS205
+    return np.sum(GLOBAL_ARRAY)
