@@ -79,7 +79,11 @@ class CallSite:
                         continue
                     sensitivities, result = self.caller.function_sensitivity(
                         function, list(types), self.span)
-                    worst = E.smax(worst, sensitivities[int(position)])
+                    # The callee uses f's result as a Real (call_function_parameter):
+                    # a Data result re-measured as a Real is unbounded.
+                    kind = T.scalar_kind_of(result.type) or "Real"
+                    factor = T.element_factor(kind, "Real") if result.type != UNKNOWN else E.INF
+                    worst = E.smax(worst, E.mul(factor, sensitivities[int(position)]))
                     # f may be called any number of times: what it captures is unbounded.
                     self.extra = C.add(self.extra, C.blow_up(result.ctx))
                 self.mapping[symbol] = worst

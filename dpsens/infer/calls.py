@@ -8,7 +8,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.call_site import CallSite
-from dpsens.infer.values import UNKNOWN, Value, unknown
+from dpsens.infer.values import UNKNOWN, Value, join, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -150,7 +150,17 @@ class CallRules:
             return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
         # Python closures read their enclosing function's variables when called:
         # in the same activation those are this analysis's current values.
-        child = (self if scope.frame is self.frame else scope).child()
+        if scope.frame is self.frame:
+            child = self.child()
+        else:
+            # Called from another activation (a nested def): the closure reads its
+            # creator's variables as they are now, which may be the creating block's
+            # copy (a loop body still running) or the frame's later values.
+            child = scope.child()
+            live = scope.frame.env if isinstance(scope.frame, type(self)) else {}
+            for name, value in live.items():
+                if name in child.env and child.env[name] is not value:
+                    child.env[name] = join(child.env[name], value)
         child.ledger, child.shared = self.ledger, self.shared  # spends happen where it is called
         child.foreign = {p.name for p in node.params}
         if isinstance(node, ir.Function):

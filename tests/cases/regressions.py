@@ -380,3 +380,32 @@ GLOBAL_ARRAY = np.zeros(3)
 def global_store(x: Real) -> Real:  # expect: x=inf
     GLOBAL_ARRAY[0] = x  # E: DPS205
     return np.sum(GLOBAL_ARRAY)
+
+
+# --- Callable results are Reals to the callee (docs/rules.md D16) ---------------------------------
+
+
+def apply_d(f: Callable[[float], float], d: Data) -> Real:  # expect: f=static; d=sens(f, 0)
+    return f(d)
+
+
+def apply_d_caller(d: Data) -> Real:  # expect: d=inf
+    return apply_d(lambda t: 0.5 * t, d)  # 0 vs 1e9 is one Data step, and 5e8 apart as Reals
+
+
+def apply_d_integer(f: Callable[[float], float], k: Integer) -> Real:  # expect: f=static; k=sens(f, 0)
+    return f(k)
+
+
+def apply_d_integer_caller(k: Integer) -> Real:  # expect: k=1/2
+    return apply_d_integer(lambda t: 0.5 * t, k)
+
+
+def stale_other_frame(x: Real) -> Real:  # expect: x=5
+    for _ in range(1):
+        g = lambda: x  # noqa: E731
+    x = 5 * x
+
+    def h():
+        return g()
+    return h()  # g reads the x of now, 5x, not the x of the loop
