@@ -112,6 +112,7 @@ class CallRules:
 
                 scope = Analysis(self.program, module, function.qualname, self.var_types, self.privacy)
                 scope.shared = self.shared
+                scope.assumptions = self.assumptions  # what the helper assumes, the caller does
                 return self.call_closure(Closure(function, scope), args, keywords, span)
             return self.call_summary(self.program.summary(ref, span, self), args, keywords, span)
         if isinstance(ref, str):

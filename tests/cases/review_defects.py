@@ -1,0 +1,183 @@
+"""The soundness defects of the review (docs/rules.md §18.2), each now at or above the truth.
+
+Every function's comment gives what the earlier code reported and the truth;
+the expectation is what dpsens reports now (checked on neighbours by
+tests/soundness/test_case_files.py). The others are in regressions.py.
+"""
+
+import functools
+
+import numpy as np
+
+from typing import Callable
+
+from dpsens import *  # noqa: F403
+
+
+# was: reported 1/3; truth 1/2 (len(v) = 2)
+def tail3(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/max(0, len(v) - min(len(v), max(0, len(v) - 3)))
+    return np.mean(v[-3:])
+
+
+# was: x: reported len(v); truth 3 (len(v) = 1)
+def neg_stop(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=1; x=max(0, min(len(v), len(v) - 3)) + 3
+    return np.sum(v[:-3] + x) + 3 * x
+
+
+# was: reported 0; truth 2
+def neg_slice(x: Real) -> Real:  # expect: x=3
+    v = np.zeros(5)
+    e = v[3:1] + x
+    return np.sum(e) + 2 * x
+
+
+# was: reported 0 (returns unknown); truth 2
+def branch_lambdas(x: Real, flag: Static[bool]) -> Real:  # expect: x=inf; flag=static; returns=unknown
+    if flag:
+        g = lambda: x
+    else:
+        g = lambda: 2 * x
+    return g()  # E: DPS203
+
+
+# was: reported 0, no diagnostic; truth 2
+def nested_closure(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    g = lambda: x
+    h = lambda: g()
+    return functools.reduce(lambda acc, e: acc + h(), np.zeros(2), 0.0)  # E: DPS203
+
+
+def mk(a):  # expect: a=1  # E: DPS103
+    return lambda acc, e: acc + e * a
+
+
+# was: x: reported 0, DPS203 only; truth inf
+def foreign_capture(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=inf; x=inf; returns=unknown
+    g = mk(x)
+    return functools.reduce(g, v, 0.0)  # E: DPS203
+
+
+def mk_pair(x: Real):  # expect: x=1
+    return (lambda: x, 1.0)
+
+
+# was: reported x: 1, y: 0, no diagnostic; truth x: 0, y: 1
+def pair_caller(x: Real, y: Real) -> Real:  # expect: x=0; y=inf; returns=unknown
+    g, _ = mk_pair(y)
+    return g()  # E: DPS203
+
+
+def apply_v(f: Callable[[np.ndarray], float], v: MetricVector[L_inf, Real]) -> Real:  # expect: f=static; v=sens(f, 0)
+    return f(v)
+
+
+# was: reported 1; truth sqrt(len(v))
+def apply_v_caller(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=sqrt(len(v))
+    return apply_v(lambda r: np.linalg.norm(r), v)
+
+
+# was: reported 1/len(v); truth 1/2 (c = True)
+def join_len(v: MetricVector[L1, Real], c: Static[bool]) -> Real:  # expect: v=inf; c=static; returns=unknown
+    w = v[0:2] if c else v
+    return np.mean(w)
+
+
+# was: reported 1/len(v); truth 1/(len(v) - 3)
+def loop_len(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
+    for _ in range(3):
+        v = v[1:]  # E: DPS301
+    return np.mean(v)
+
+
+# was: z: reported 0, no DPS205; truth rows(m)
+def row_param(m: MetricMatrix[L1, Real], z: Real) -> Real:  # expect: m=inf; z=inf; returns=unknown
+    for r in m:
+        r[0] = z  # E: DPS205
+    return np.sum(m)
+
+
+# was: reported 0; truth 3
+def loop_alias(x: Real) -> Real:  # expect: x=7
+    a = np.zeros(3)
+    b = a
+    for _ in range(3):
+        b[0] += x
+    return np.sum(a)
+
+
+# was: w: reported 0; truth 3
+def loop_alias_aug(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=1; w=3; assumes=len(w) == len(v)
+    a = 1.0 * v
+    b = a
+    for _ in range(3):
+        b += w
+    return np.sum(a)
+
+
+# was: z: reported 0 (DPS205 only); truth 1
+def loop_param_alias(x: MetricVector[L1, Real], z: Real) -> Real:  # expect: x=inf; z=inf; returns=unknown
+    y = x
+    for _ in range(3):
+        y[0] = z  # E: DPS205
+    return np.sum(x)
+
+
+# was: w: reported 0 (DPS203 only); truth 1
+def loop_unknown(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=inf; w=inf; returns=unknown
+    a = np.zeros(len(v))
+    for _ in range(3):
+        np.copyto(a, w)  # E: DPS203
+    return np.sum(a)
+
+
+# was: reported 0 (DPS203 only); truth 3
+def loop_method(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    a = np.zeros(3)
+    for _ in range(2):
+        a.fill(x)  # E: DPS203
+    return np.sum(a)
+
+
+# was: reported 1; truth 5
+def aug_store_mul(x: Real) -> Real:  # expect: x=6
+    v = np.zeros(3)
+    v[0] = x
+    v[0] *= 5.0
+    return np.sum(v)
+
+
+def helper_add(a, b):  # expect: a=1; b=1  # E: DPS103
+    return a + b
+
+
+# was: v: 1, w: 1 with no assumption; truth w: len(v) when len(w) = 1 broadcasts
+def helper_assume(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=1; w=1; assumes=len(w) == len(v)
+    return helper_add(v, w)
+
+
+# was: reported x: 1, assumes False; truth 3 (numpy broadcasts the length-1 array)
+def bcast_one(x: Real) -> Real:  # expect: x=3
+    a = np.zeros(1) + x
+    return np.sum(np.zeros(3) + a)
+
+
+# was: x: reported 1; truth inf (d = -1: x = 0 vs 1e-9 changes the Data result)
+def max_data_real(d: Data, x: Real) -> Data:  # expect: d=1; x=inf
+    return np.maximum(d, x)
+
+
+# was: reported 1; truth 10 (100 copies of v[0])
+def fancy(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
+    idx = (np.zeros(100) < 1.0) * 0
+    return np.linalg.norm(v[idx])  # E: DPS202
+
+
+# was: reported 1; truth sqrt(len(v)) (all-0 vs all-1)
+def mask_norm(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; returns=unknown
+    mask = np.zeros(len(v)) < 1.0
+    return np.linalg.norm(v[mask])  # E: DPS202
+
+
+# was: reported 1; truth sqrt(len(v))
+def none_index(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return np.linalg.norm(v[None])  # E: DPS202
