@@ -16,6 +16,7 @@ pure-DP result is not traded for a δ to gain nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import sympy as sp
 
@@ -155,24 +156,30 @@ def _expm1(x: float) -> float:
 
 def _rho(history: tuple[VarItem, ...]) -> float | None:
     """Total ρ when every charge has a zCDP form (no subsampling)."""
+    return _total(history, lambda c: float(c.rho) if c.rho is not None and _numeric(c.rho)
+                  else None)
+
+
+def _total(history: tuple[VarItem, ...], per_charge: Callable[[Charge], float | None]
+           ) -> float | None:
+    """Σ of a per-charge number: loops multiply it, public branches take the larger; None
+    when a charge has none, a count is symbolic, or the history samples or groups."""
     total = 0.0
     for item in history:
+        part: float | None = None
         if isinstance(item, Charge):
-            if item.rho is None or not _numeric(item.rho):
-                return None
-            total += float(item.rho)
+            part = per_charge(item)
         elif isinstance(item, VarLoop):
-            inner = _rho(item.body)
-            if inner is None or not _numeric(item.count):
-                return None
-            total += float(item.count) * inner
+            inner = _total(item.body, per_charge)
+            if inner is not None and _numeric(item.count):
+                part = float(item.count) * inner
         elif isinstance(item, VarChoice):
-            parts = [_rho(b) for b in item.branches]
-            if any(p is None for p in parts):
-                return None
-            total += max(p for p in parts if p is not None)
-        else:
+            a, b = (_total(branch, per_charge) for branch in item.branches)
+            if a is not None and b is not None:
+                part = max(a, b)
+        if part is None:
             return None
+        total += part
     return total
 
 
@@ -224,28 +231,14 @@ def _zcdp(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
 
 def _mu_squared(history: tuple[VarItem, ...]) -> float | None:
     """Σ μᵢ² when every charge is a Gaussian with numeric σ/r (μᵢ = r/σ), else None."""
-    total = 0.0
-    for item in history:
-        if isinstance(item, Charge):
-            if item.gaussian is None or item.laplace is not None or not _numeric(item.gaussian):
-                return None
-            multiplier = float(item.gaussian)
-            if multiplier <= 0:
-                return None
-            total += 1.0 / multiplier**2
-        elif isinstance(item, VarLoop):
-            inner = _mu_squared(item.body)
-            if inner is None or not _numeric(item.count):
-                return None
-            total += float(item.count) * inner
-        elif isinstance(item, VarChoice):
-            parts = [_mu_squared(b) for b in item.branches]
-            if parts[0] is None or parts[1] is None:
-                return None
-            total += max(parts[0], parts[1])  # a public branch: the worse branch dominates
-        else:
-            return None  # samples and groups are not Gaussian mechanisms
-    return total
+    return _total(history, _gaussian_mu_squared)
+
+
+def _gaussian_mu_squared(charge: Charge) -> float | None:
+    if charge.gaussian is None or charge.laplace is not None or not _numeric(charge.gaussian):
+        return None
+    multiplier = float(charge.gaussian)
+    return 1.0 / multiplier**2 if multiplier > 0 else None
 
 
 def _gaussian_dp(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:

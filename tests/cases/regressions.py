@@ -226,7 +226,7 @@ def add_into(v, w):  # E: DPS103
     v += w  # E: DPS205
 
 
-def helper_adds_in_place(x: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: x=inf; w=inf
+def helper_adds_in_place(x: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: x=inf; w=inf; assumes=len(w) == len(x)
     y = 1.0 * x
     add_into(y, w)
     return np.sum(y)
