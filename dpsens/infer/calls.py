@@ -159,9 +159,9 @@ class CallRules:
             # copy (a loop body still running) or the frame's later values.
             child = scope.child()
             live = scope.frame.env if isinstance(scope.frame, type(self)) else {}
-            for name, value in live.items():
-                if name in child.env and child.env[name] is not value:
-                    child.env[name] = join(child.env[name], value)
+            for name, now in live.items():
+                if name in child.env and child.env[name] is not now:
+                    child.env[name] = join(child.env[name], now)
         child.ledger, child.shared = self.ledger, self.shared  # spends happen where it is called
         child.foreign = {p.name for p in node.params}
         if isinstance(node, ir.Function):
