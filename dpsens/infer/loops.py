@@ -45,11 +45,15 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     carried = sorted(name for name in assigned if name in a.env)
     types = {name: a.env[name].type for name in carried}
     mark = (len(a.shared.trace), len(a.shared.samples))
+    if _reads_range_index(s) and _unroll_concretely(a, s, count):
+        return  # each iteration with its own index: i * x costs i, not max |i|
     if any(a.env[name].public for name in carried):
         # A public start is 0 away from itself in every metric, so it may take
         # the metric one iteration gives it (np.zeros(d) + an L2 row stays L2).
         probe = _run_body(a, s, element, {}, repetitions)
         _rollback(a, mark)
+        if _drives_public_values(a, probe, carried) and _unroll_concretely(a, s, count):
+            return
         for name in carried:
             after = probe.env[name].type
             if a.env[name].public and type(after) is type(types[name]):
@@ -127,6 +131,71 @@ def _run_body(a: Analysis, s: ir.For, element: Value, start: dict[str, Value],
     finally:
         a.shared.loop_counts.pop()
     return body
+
+
+CONCRETE_LIMIT = 64  # iterations run one by one when public values change in the loop
+
+
+def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str]) -> bool:
+    """Whether an iteration changes a public scalar (a counter, a step size): the transfer
+    abstraction would make it a sensitive unknown, and every product with it ∞."""
+    for name in carried:
+        before, after = a.env[name], probe.env.get(name)
+        if (after is not None and before.public and after.public
+                and isinstance(after.type, T.Scalar) and after.exact != before.exact):
+            return True
+    return False
+
+
+def _reads_range_index(s: ir.For) -> bool:
+    """``for i in range(...)`` whose body reads i."""
+    return (isinstance(s.iter, ir.Call) and isinstance(s.target, ir.NameTarget)
+            and ir.dotted_name(s.iter.func) == "range"
+            and s.target.id in ir.names_read(s.body))
+
+
+def _unroll_concretely(a: Analysis, s: ir.For, count: Value) -> bool:
+    """Run a short loop with a known count iteration by iteration, exactly as written.
+
+    Each iteration sees the values the previous one left (public counters keep
+    their exact values, and a range index its exact value), and its spends are
+    composed in sequence; False, with nothing done, when the count is not a
+    known number up to CONCRETE_LIMIT or the loop iterates something else.
+    """
+    n = count.exact
+    if not (count.public and n is not None and n.is_Integer and 0 <= int(n) <= CONCRETE_LIMIT):
+        return False
+    indices = _range_values(a, s, int(n))
+    if indices is None:
+        return False
+    traced = len(a.shared.trace)
+    for index in indices:
+        mark = len(a.shared.samples)
+        body = _run_body(a, s, index, {}, n)  # each call in the trace happens n times
+        a.ledger.items.extend(a.close_samples(body.ledger.items, mark))
+        for name, value in body.env.items():
+            if name in a.env or name in _assigned(s.body) | _target_names(s.target):
+                a.env[name] = value
+    # One trace entry per call site, not per iteration.
+    entries = a.shared.trace[traced:]
+    del a.shared.trace[traced:]
+    for entry in entries:
+        if entry not in a.shared.trace[traced:]:
+            a.shared.trace.append(entry)
+    return True
+
+
+def _range_values(a: Analysis, s: ir.For, n: int) -> list[Value] | None:
+    """The exact index of each iteration of ``for i in range(...)`` (public bounds)."""
+    it = s.iter
+    if not (isinstance(it, ir.Call) and a.qualify(it.func) == "builtins.range"):
+        return None
+    bounds = [a.expr(arg) for arg in it.args]
+    if any(b.exact is None or not b.public for b in bounds):
+        return None
+    start = bounds[0].exact if len(bounds) >= 2 else E.ZERO
+    step = bounds[2].exact if len(bounds) == 3 else E.ONE
+    return [Value(T.INTEGER, exact=start + step * k) for k in range(n)]
 
 
 def _rollback(a: Analysis, mark: tuple[int, int]) -> None:

@@ -150,6 +150,11 @@ def geometric(ratio: sp.Expr, count: sp.Expr) -> sp.Expr:
         return count
     if is_zero(ratio):
         return ONE if count != ZERO else ZERO
+    if is_inf(ratio):
+        # sympy folds (oo**k - 1)/(oo - 1) to 0; the sum is 0, 1 or oo for k = 0, 1, more.
+        if count.is_number:
+            return ZERO if count <= 0 else ONE if count == 1 else INF
+        return INF
     if ratio.is_number:
         # No simplify(): it costs ~20 ms a call and sympy already folds the numbers.
         return _normal((ratio**count - 1) / (ratio - 1))

@@ -8,7 +8,7 @@ from dpsens import (
 )
 
 
-def loop_carried(x: Real) -> Priv[Real]:  # expect: x=(100, 0); accounting=basic
+def loop_carried(x: Real) -> Priv[Real]:  # expect: x=(55, 0); accounting=sequential
     acc = x
     out = 0.0
     for _ in range(10):

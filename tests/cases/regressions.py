@@ -52,10 +52,11 @@ def parameter_store_keeps_value(x: MetricVector[L1, Real], z: Real) -> Real:  # 
     return np.sum(x)
 
 
-def divide_by_counter(x: Real) -> Real:  # expect: x=inf
+def divide_by_counter(x: Real) -> Real:  # expect: x=7381/2520
     s = 0.0
     for i in range(1, 11):
-        s = s + x / i  # E: DPS305
+        s = s + x / i  # each iteration with its exact i: the harmonic number H_10
+
     return s
 
 

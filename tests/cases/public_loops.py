@@ -1,0 +1,69 @@
+"""Loops that drive public values: counters, step sizes and range indices keep exact values.
+
+A short loop with a known count whose iterations change a public scalar, or
+read a range index, is analyzed iteration by iteration (docs/rules.md §7.4),
+so the results below are the exact sensitivities, not ∞ or max |i|.
+"""
+
+import numpy as np
+
+from dpsens import L1, MetricVector, Priv, Real, Static, laplace_mechanism
+
+
+def counter(x: Real) -> Real:  # expect: x=6
+    s = 0.0
+    k = 0
+    for _ in range(3):
+        k = k + 1
+        s = s + k * x
+    return s
+
+
+def step_size_decay(x: Real) -> Real:  # expect: x=7/4
+    lr = 1.0
+    s = 0.0
+    for _ in range(3):
+        s = s + lr * x
+        lr = lr * 0.5
+    return s
+
+
+def stepped_index(x: Real) -> Real:  # expect: x=18
+    s = 0.0
+    for i in range(0, 10, 3):
+        s = s + i * x
+    return s
+
+
+def indexed_entries(v: MetricVector[L1, Real]) -> Real:  # expect: v=6
+    s = 0.0  # reads of entries add up: 1 + 2 + 3 (L1 would allow max = 3)
+    for i in range(3):
+        s = s + (i + 1) * v[i]
+    return s
+
+
+def symbolic_count_is_not_unrolled(x: Real, k: Static[int]) -> Real:  # expect: x=inf; k=static; assumes=k >= 0
+    s = 0.0  # once reported 0: sympy folded (oo**k - 1)/(oo - 1) to 0
+    c = 0
+    for _ in range(k):
+        c = c + 1
+        s = s + c * x
+    return s
+
+
+def noisy_running_sum(x: Real) -> Priv[Real]:  # expect: x=(55, 0); accounting=sequential
+    acc = x
+    out = 0.0
+    for _ in range(10):
+        out = out + laplace_mechanism(1.0, 1.0, acc)  # charged 1, 2, ..., 10
+        acc = acc + x
+    return out
+
+
+def long_loops_keep_the_closed_form(x: Real) -> Real:  # expect: x=200
+    s = 0.0
+    k = 0
+    for _ in range(100):
+        k = 2
+        s = s + k * x
+    return s
