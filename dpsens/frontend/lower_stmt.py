@@ -53,6 +53,12 @@ class StmtLowerer(ExprLowerer):
 
     def block(self, node: cst.BaseSuite, scope: str) -> tuple[ir.Stmt, ...]:
         """Lower an indented block or a one-line suite."""
+        if isinstance(node, cst.SimpleStatementSuite):  # def f(x): return x
+            out_suite: list[ir.Stmt] = []
+            for part in node.body:
+                self.current_line = self.lines.get(part, self.current_line)
+                out_suite.append(self.small(part))
+            return tuple(out_suite)
         statements: Sequence[cst.CSTNode] = node.body  # type: ignore[assignment]
         out: list[ir.Stmt] = []
         for statement in statements:

@@ -1,7 +1,8 @@
-"""Loops that drive public values: counters, step sizes and range indices keep exact values.
+"""Loops that drive public values (counters, step sizes, range indices) keep exact values;
+one-line suites are analyzed like indented blocks.
 
 A short loop with a known count whose iterations change a public scalar, or
-read a range index, is analyzed iteration by iteration (docs/rules.md §7.4),
+read a range index, is analyzed iteration by iteration (docs/rules.md R-loop-concrete),
 so the results below are the exact sensitivities, not ∞ or max |i|.
 """
 
@@ -67,3 +68,25 @@ def long_loops_keep_the_closed_form(x: Real) -> Real:  # expect: x=200
         k = 2
         s = s + k * x
     return s
+
+
+# --- one-line suites (docs/rules.md L15) ----------------------------------------------------------
+
+
+def one_line(x: Real) -> Real: return 2 * x  # expect: x=2
+
+
+def one_line_loop(x: Real, k: Static[int]) -> Real:  # expect: x=2**k; k=static; assumes=k >= 0
+    for _ in range(k): x = 2 * x
+    return x
+
+
+def one_line_if(x: Real, c: Static[bool]) -> Real:  # expect: x=3; c=static
+    if c: return 3 * x
+    else: return x
+
+
+def two_statements(x: Real) -> Real: y = 2 * x; return y + x  # expect: x=3
+
+
+def one_line_unsupported(x: Real) -> Real: del x  # expect: x=0; returns=None  # E: DPS201
