@@ -37,7 +37,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         for name in assigned | _target_names(s.target):
             a.env[name] = unknown(a.tracked())
         return
-    count, element = iteration
+    count, element, container = iteration
     for name in list(assigned):
         if name in a.env:
             assigned |= a.alias_group(name)[1]  # a store through b changes a too
@@ -58,10 +58,12 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             after = probe.env[name].type
             if a.env[name].public and type(after) is type(types[name]):
                 types[name] = after
+    share = _element_share(a, container, element)
+    abstract = element if share is None else Value(element.type, C.single(share[0]))
     for attempt in range(2):
         pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
         start = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
-        body = _run_body(a, s, element, start, repetitions)
+        body = _run_body(a, s, abstract, start, repetitions)
         changed = {n: join_types(types[n], body.env[n].type) for n in carried}
         if all(changed[n] == types[n] for n in carried) or attempt == 1:
             break
@@ -69,9 +71,15 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         types = {n: changed[n] or T.Opaque("unknown") for n in carried}
     transfer = {name: body.env[name].ctx for name in carried}
     initial = {name: a.env[name].ctx for name in carried}
+    per_row: dict[str, C.Context] = {}
+    if share is not None:
+        transfer, per_row = _split_element(transfer, pseudo, share, count, element.ctx)
     final, before_last = _iterate(a, s, count, transfer, initial, pseudo)
-    spent = _charged_to_inputs(a.close_samples(body.ledger.items, mark[1]), pseudo, initial,
-                               before_last, a.shared.loop_states)
+    final = {u: C.add(final[u], per_row.get(u, C.EMPTY)) for u in final}
+    items = a.close_samples(body.ledger.items, mark[1])
+    if share is not None:  # a charge on one element is paid by the container, every iteration
+        items = _moved(items, {share[0]: element.ctx})
+    spent = _charged_to_inputs(items, pseudo, initial, before_last, a.shared.loop_states)
     if spent:
         a.ledger.items.append(Loop(repetitions, tuple(spent)))
     for name in carried:
@@ -79,6 +87,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.env[name] = Value(types[name], final[name])
         else:  # the metric changes every iteration: nothing is known
             a.env[name] = unknown(C.add(final[name], initial[name]))
+    if share is not None:  # a body-local read from the element: one element is one container
+        before_last = {**before_last, share[0]: element.ctx}
     for name in sorted(assigned - set(carried)):
         if name in body.env:
             local = body.env[name]
@@ -90,6 +100,65 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.env[name] = unknown(C.add(a.env[name].ctx, a.tracked()))
     a.assign(s.target, element)
     a.record_loop_aliases(s.target, s.iter)
+
+
+def _element_share(a: Analysis, container: T.Type | None, element: Value
+                   ) -> tuple[str, E.Expr] | None:
+    """For a loop over the rows of a matrix or the entries of a vector: a fresh variable
+    for the element, and F with Σ_t d(element_t) ≤ F·d(container) (None for range loops).
+
+    A matrix's distance is the sum of its rows' distances (F = 1); a vector's
+    entries sum to its L1 distance (F = 1), to at most √n times its L2 distance,
+    and to n times its L∞ distance.
+    """
+    if not element.ctx:
+        return None
+    if isinstance(container, T.Matrix):
+        factor = E.ONE
+    elif isinstance(container, T.Vector):
+        norms = {"L1": E.ONE, "L2": E.sqrt(container.length), "L_inf": container.length}
+        factor = norms.get(container.norm, E.INF)
+    else:
+        return None
+    return a.fresh_variable("elem", element.type), factor
+
+
+def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
+                   share: tuple[str, E.Expr], count: Value, container: C.Context
+                   ) -> tuple[dict[str, C.Context], dict[str, C.Context]]:
+    """The transfer without the element, and what the elements add over all iterations.
+
+    A carried u that grows by at most 1 per iteration and depends on no other
+    carried variable (new_u = a·u + r·e_t + …, a ≤ 1) ends at most
+    Σ_t r·d(e_t) ≤ r·F·d(container) from the elements, because each element
+    is read in one iteration only. Otherwise every iteration is charged the
+    whole container, as for any other input: Σ_{j<k} g^j·r·Γ_container.
+    """
+    variable, factor = share
+    stripped = {u: {k: v for k, v in ctx.items() if k != variable} for u, ctx in transfer.items()}
+    added: dict[str, C.Context] = {}
+    carried = set(pseudo.values())
+    for u, ctx in transfer.items():
+        r = ctx.get(variable, E.ZERO)
+        if E.is_zero(r):
+            continue
+        own = ctx.get(pseudo[u], E.ZERO)
+        alone = not any(k in carried and k != pseudo[u] for k in ctx)
+        if alone and E.decide_le(own, E.ONE) is True:
+            added[u] = C.scale(E.mul(r, factor), container)
+        else:
+            stripped[u] = C.add(stripped[u], C.scale(r, container))  # per iteration, as before
+    return stripped, added
+
+
+def _moved(items: list, moves: dict[str, C.Context]) -> list:  # type: ignore[type-arg]
+    """Charges on the given variables re-charged to their contexts."""
+    from dpsens.infer.privacy import _drop
+
+    if not set(moves) & variables(items):
+        return items
+    kept = [i for i in (_drop(item, set(moves)) for item in items) if i is not None]
+    return kept + retarget(items, {v: dict(ctx) for v, ctx in moves.items()})
 
 
 def _charged_to_inputs(items: list, pseudo: dict[str, str], initial: dict[str, C.Context],
@@ -204,8 +273,9 @@ def _rollback(a: Analysis, mark: tuple[int, int]) -> None:
     del a.shared.samples[mark[1]:]
 
 
-def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value] | None:
-    """(iteration count, value of the loop variable), or None for an unsupported iterable."""
+def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | None:
+    """(iteration count, value of the loop variable, the iterated container's type or
+    None for a range), or None for an unsupported iterable."""
     it = s.iter
     if isinstance(it, ir.Call) and a.qualify(it.func) == "builtins.range" and not it.keywords:
         bounds = [a.expr(arg) for arg in it.args]
@@ -225,15 +295,15 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value] | None:
             bound = None
             if start.magnitude() is not None and stop.magnitude() is not None:
                 bound = E.smax(start.magnitude() or E.ZERO, stop.magnitude() or E.ZERO)
-            return Value(T.INTEGER, ctx, exact), Value(T.INTEGER, C.blow_up(ctx), bound=bound)
+            return Value(T.INTEGER, ctx, exact), Value(T.INTEGER, C.blow_up(ctx), bound=bound), None
     container = a.expr(it)
     if isinstance(container.type, T.Vector):
         entry = Value(T.Scalar(container.type.elem), container.ctx)
-        return Value(T.INTEGER, exact=container.type.length), entry
+        return Value(T.INTEGER, exact=container.type.length), entry, container.type
     if isinstance(container.type, T.Matrix):
         t = container.type
         row = Value(T.Vector(t.norm, t.elem, t.cols, t.clip), container.ctx)
-        return Value(T.INTEGER, exact=t.rows), row
+        return Value(T.INTEGER, exact=t.rows), row, t
     a.report(it.span if hasattr(it, "span") else s.span, "DPS201",
              "only range(...) and vectors or matrices can be iterated")
     return None

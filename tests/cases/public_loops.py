@@ -8,7 +8,10 @@ so the results below are the exact sensitivities, not ∞ or max |i|.
 
 import numpy as np
 
-from dpsens import L1, MetricVector, Priv, Real, Static, laplace_mechanism
+from dpsens import (
+    L1, L2, L_inf, Data, MetricMatrix, MetricVector, Priv, Real, Static, clip, laplace_mechanism,
+    undisc_container,
+)
 
 
 def counter(x: Real) -> Real:  # expect: x=6
@@ -90,3 +93,64 @@ def two_statements(x: Real) -> Real: y = 2 * x; return y + x  # expect: x=3
 
 
 def one_line_unsupported(x: Real) -> Real: del x  # expect: x=0; returns=None  # E: DPS201
+
+
+# --- loops over rows and entries: each element is read once (docs/rules.md R-loop-elements) -------
+
+
+def row_sum(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=1; assumes=cols(m) == 3
+    acc = np.zeros(3)
+    for r in m:
+        acc = acc + r
+    return acc
+
+
+def clipped_row_sum(m: MetricMatrix[L_inf, Data]) -> MetricVector[L2, Real]:  # expect: m=2; assumes=cols(m) == 4
+    acc = np.zeros(4)
+    for r in undisc_container(clip(L2, m)):
+        acc = acc + r
+    return acc
+
+
+def entries_l1(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    s = 0.0
+    for e in v:
+        s = s + e
+    return s
+
+
+def entries_l2(v: MetricVector[L2, Real]) -> Real:  # expect: v=sqrt(len(v))
+    s = 0.0
+    for e in v:
+        s = s + e
+    return s
+
+
+def entries_linf(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=2*len(v)
+    s = 0.0
+    for e in v:
+        s = s + 2 * e
+    return s
+
+
+def growing_carry_keeps_the_old_rule(v: MetricVector[L1, Real]) -> Real:  # expect: v=2**len(v) - 1
+    s = 0.0
+    for e in v:
+        s = 2 * s + e
+    return s
+
+
+def last_element_local(v: MetricVector[L1, Real]) -> Real:  # expect: v=4
+    s = 0.0
+    last = 0.0
+    for e in v:
+        last = 3 * e
+        s = s + e
+    return s + last
+
+
+def noisy_rows(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(rows(m), 0); accounting=basic
+    out = 0.0
+    for r in m:
+        out = out + laplace_mechanism(1.0, 1.0, np.sum(np.clip(r, 0.0, 1.0)))
+    return out

@@ -188,7 +188,7 @@ def relu(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=1
     return np.maximum(v, 0.0)
 
 
-def row_loop(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=rows(m)
+def row_loop(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=1
     acc = np.zeros(cols(m))
     for r in m:
         acc = acc + r
