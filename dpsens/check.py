@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,6 +113,9 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
     """Resolve imports, take unchanged units from the cache, analyze the others."""
     cache = _open_cache(settings)
     graph = ModuleGraph(sources)
+    stubs = stub_directories(settings.stub_dirs)
+    if settings.jobs > 1 and _likely_to_analyze(sources, cache):
+        runner.warm_up(functools.partial(_prepare, stubs))  # while imports are resolved here
 
     def provide(needed: list[Source]) -> dict[str, Facts]:
         found: dict[str, Facts] = {}
@@ -123,7 +127,14 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
             entry = cache.load("facts", f"{source.shown}:{source.name}",
                                f"{cache.tool}:{source.digest}") if cache else None
             facts = _facts_from(source.shown, entry) if entry is not None else None
-            found[source.shown] = facts if facts is not None else _parse(source, cache)
+            if facts is None:
+                # With workers, the driver only finds imports (CPython's parser, 15x
+                # faster than LibCST); each worker LibCST-parses what its units need.
+                facts = _scan(source) if settings.jobs > 1 else _parse(source)
+                if cache is not None:
+                    cache.store("facts", f"{source.shown}:{source.name}",
+                                f"{cache.tool}:{source.digest}", _facts_entry(facts))
+            found[source.shown] = facts
         return found
 
     graph.expand(provide)
@@ -131,11 +142,17 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
                for s in sources if s.reported}
     records, dirty = _cached_units(graph.units(), cache)
     if dirty:
-        stubs = stub_directories(settings.stub_dirs)
         calls = [([_row(s) for s in unit.members],
                   [_row(s) for s in unit.closure if graph.parsed(s.shown)],
                   stubs, settings.options, settings.time_limit) for _, unit in dirty]
-        found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs))
+        if runner.jobs > 1 and len(calls) > 1:
+            bundles = _bundles([unit for _, unit in dirty], runner.jobs)
+            done = runner.map(_analyze_units, [([calls[i] for i in b],) for b in bundles],
+                              "analyzing", lambda: _prepare(stubs))
+            by_index = {i: r for b, records_ in zip(bundles, done) for i, r in zip(b, records_)}
+            found = [by_index[i] for i in range(len(calls))]
+        else:
+            found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs))
         for (index, unit), record in zip(dirty, found):
             records[index] = record
             if cache is not None and not _incomplete(record):
@@ -144,22 +161,59 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
     return graph, _merge(reports, [records[i] for i in sorted(records)])
 
 
+def _likely_to_analyze(sources: list[Source], cache: Cache | None) -> bool:
+    """Whether a reported file is new or changed since the cache saw it (workers started
+    for nothing would have to finish their imports before the run can end)."""
+    reported = [s for s in sources if s.reported and s.text is not None]
+    if cache is None:
+        return bool(reported)
+    return any(cache.load("facts", f"{s.shown}:{s.name}", f"{cache.tool}:{s.digest}") is None
+               for s in reported)
+
+
 def _row(source: Source) -> tuple[str, str, str, str]:
     return source.shown, source.name, source.digest, source.text or ""
 
 
-def _parse(source: Source, cache: Cache | None) -> Facts:
-    """LibCST-parse a module (kept for its analysis in this run) and cache its facts."""
-    from dpsens.cache import encode_diagnostics
+def _parse(source: Source) -> Facts:
+    """LibCST-parse a module (kept for its analysis in this run): its imports and problems."""
     from dpsens.workers import parsed
 
     module, problems = parsed(_row(source))
     imports = module.imported if module is not None else ()
-    if cache is not None:
-        entry = {"imports": list(imports), "parsed": module is not None,
-                 "problems": encode_diagnostics(problems)}
-        cache.store("facts", f"{source.shown}:{source.name}", f"{cache.tool}:{source.digest}", entry)
     return Facts(imports, module is not None, tuple(problems))
+
+
+def _scan(source: Source) -> Facts:
+    """A module's imports from CPython's parser; LibCST-only failures surface in the worker."""
+    from dpsens.frontend.syntax import scan_imports
+
+    imports, problems = scan_imports(source.text or "", source.shown, source.name)
+    return Facts(imports or (), imports is not None, tuple(problems))
+
+
+def _facts_entry(facts: Facts) -> dict[str, Any]:
+    from dpsens.cache import encode_diagnostics
+
+    return {"imports": list(facts.imports), "parsed": facts.parsed,
+            "problems": encode_diagnostics(list(facts.problems))}
+
+
+def _bundles(units: list[Unit], jobs: int) -> list[list[int]]:
+    """Units split into one bundle per worker, each unit where most of the modules it
+    needs are already needed (a module parsed by two workers is parsed twice), within
+    an even share of the units."""
+    share = -(-len(units) // jobs)
+    needed: list[set[str]] = [set() for _ in range(jobs)]
+    bundles: list[list[int]] = [[] for _ in range(jobs)]
+    order = sorted(range(len(units)), key=lambda i: sorted(s.shown for s in units[i].closure))
+    for index in order:
+        wanted = {s.shown for s in (*units[index].members, *units[index].closure)}
+        open_ = [w for w in range(jobs) if len(bundles[w]) < share]
+        worker = min(open_, key=lambda w: (len(wanted - needed[w]), len(bundles[w]), w))
+        bundles[worker].append(index)
+        needed[worker] |= wanted
+    return [b for b in bundles if b]
 
 
 def _prepare(stubs: tuple[Path, ...]) -> None:
@@ -178,6 +232,11 @@ def _analyze_unit(*call: Any) -> dict[str, Any]:
     from dpsens.workers import analyze_task
 
     return analyze_task(*call)
+
+
+def _analyze_units(calls: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """One worker's bundle of units, analyzed in order (parses shared within the worker)."""
+    return [_analyze_unit(*call) for call in calls]
 
 
 def _open_cache(settings: Settings) -> Cache | None:

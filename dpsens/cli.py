@@ -120,7 +120,7 @@ def run() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code (0 clean, 1 findings, 2 usage or internal error)."""
-    # Nesting up to the parser's depth limit (dpsens.frontend.parse.MAX_DEPTH) needs
+    # Nesting up to the parser's depth limit (dpsens.frontend.syntax.MAX_DEPTH) needs
     # more Python frames than the default allows; the limit stays well below a C overflow.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 6000))
     args = build_parser().parse_args(argv)

@@ -55,9 +55,11 @@ def analyze_task(members: list[Row], closure: list[Row], stub_dirs: tuple[Path, 
     from dpsens.check import _analyze
     from dpsens.report.model import FileReport
 
-    modules = [m for m, _ in map(parsed, members) if m is not None]
+    results = [(row[0], *parsed(row)) for row in members]
+    modules = [m for _, m, _ in results if m is not None]
     helpers = [m for m, _ in map(parsed, closure) if m is not None]
-    reports = {m.path: FileReport(m.path) for m in modules}
+    reports = {shown: FileReport(shown, diagnostics=[] if m is not None else list(problems))
+               for shown, m, problems in results}  # LibCST may refuse what CPython accepted
     _analyze(modules, helpers, reports, rules(stub_dirs), options, seconds)
     return {path: {"functions": report.functions,
                    "diagnostics": encode_diagnostics(sorted(set(report.diagnostics)))}
@@ -90,6 +92,8 @@ class Runner:
         bar = _Bar(self.progress, label, len(calls))
         try:
             if self.jobs <= 1 or len(calls) <= 1:
+                if self._pool is not None and len(calls) == 1:
+                    return [self._pool.submit(task, *calls[0]).result()]  # workers are warm
                 results = []
                 for call in calls:
                     results.append(task(*call))
@@ -119,6 +123,15 @@ class Runner:
                 results[futures[future]] = future.result()
                 bar.tick(len(results[futures[future]]))
         return [result for chunk in results for result in chunk]
+
+    def warm_up(self, prepare: Callable[[], object]) -> None:
+        """Start the workers now, each doing ``prepare`` (imports, the rule table) while
+        this process goes on; a later map finds them ready."""
+        if self.jobs <= 1 or self._pool is not None:
+            return
+        self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+        for _ in range(self.jobs):
+            self._pool.submit(prepare)
 
     def close(self) -> None:
         """Stop the worker processes."""

@@ -15,6 +15,7 @@ from libcst import CSTNode
 
 from dpsens import ir
 from dpsens.diagnostics import Diagnostic, Span
+from dpsens.frontend.syntax import checked_syntax, imported_modules
 from dpsens.frontend.lower_stmt import StmtLowerer
 from dpsens.frontend.positions import ModulePositions, statement_lines
 
@@ -43,9 +44,7 @@ def read_source(path: Path, display: str) -> tuple[str | None, list[Diagnostic]]
 
 def parse_module(text: str, display: str, name: str) -> tuple[ir.Module | None, list[Diagnostic]]:
     """Parse text with LibCST and lower it; a syntax error is a DPS004 finding."""
-    if "\x00" in text:
-        return None, [Diagnostic(display, 1, 1, "DPS004", "file contains a NUL byte")]
-    checked = _checked_ast(text, display)
+    checked = checked_syntax(text, display)
     if isinstance(checked, Diagnostic):
         return None, [checked]
     try:
@@ -53,7 +52,8 @@ def parse_module(text: str, display: str, name: str) -> tuple[ir.Module | None, 
             tree = cst.parse_module(text)
         lowerer = _ModuleLowerer(ModulePositions(tree), name, display)
         lowerer.lines = statement_lines(tree, checked)
-        return lowerer.module(tree, text), []
+        module = lowerer.module(tree, text)
+        return replace(module, imported=imported_modules(checked, name)), []
     except cst.ParserSyntaxError as error:
         return None, [_syntax_error(text, display, error)]
     except RecursionError:
@@ -98,48 +98,6 @@ def _install_validation_switch() -> None:
     CSTNode.__post_init__ = post_init  # type: ignore[method-assign]
 
 
-MAX_DEPTH = 200  # deeper syntax trees crash LibCST's native parser or overflow recursion
-
-
-def _checked_ast(text: str, display: str) -> ast.Module | Diagnostic:
-    """CPython's tree of the text, or a DPS004 when it is invalid or nested too deeply.
-
-    LibCST's native parser can crash the interpreter (not raise) on deeply
-    nested input, so nesting is measured first, iteratively, on the ast; the
-    same tree then gives the statement lines.
-    """
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as error:
-        line, column = error.lineno or 1, error.offset or 1
-        return Diagnostic(display, line, column, "DPS004", f"syntax error: {error.msg}")
-    except (RecursionError, MemoryError, ValueError):
-        return Diagnostic(display, 1, 1, "DPS004", "file is nested too deeply to parse")
-    deep = _node_deeper_than(tree, MAX_DEPTH)
-    if deep is not None:
-        return Diagnostic(display, getattr(deep, "lineno", 1), 1, "DPS004",
-                          f"code nested more than {MAX_DEPTH} levels deep is not analyzed")
-    return tree
-
-
-def _node_deeper_than(tree: ast.AST, limit: int) -> ast.AST | None:
-    """A node below ``limit`` levels, found iteratively (reading ``_fields`` directly is
-    twice as fast as ``ast.iter_child_nodes``)."""
-    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return node
-        depth += 1
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, ast.AST):
-                stack.append((value, depth))
-            elif isinstance(value, list):
-                stack.extend((item, depth) for item in value if isinstance(item, ast.AST))
-    return None
-
-
 def _syntax_error(text: str, display: str, error: cst.ParserSyntaxError) -> Diagnostic:
     """A DPS004 located by CPython's parser, whose positions and messages are precise."""
     try:
@@ -163,7 +121,6 @@ class _ModuleLowerer(StmtLowerer):
 
     def module(self, tree: cst.Module, text: str) -> ir.Module:
         imports: dict[str, str] = {}
-        imported: list[str] = []
         stars: list[str] = []
         constants: dict[str, ir.Expr] = {}
         assigned: dict[str, int] = {}
@@ -179,14 +136,8 @@ class _ModuleLowerer(StmtLowerer):
             for small in statement.body:
                 if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
                     stars.append(self._from_base(small))
-                    imported.append(stars[-1])
-                elif isinstance(small, cst.Import):
+                elif isinstance(small, (cst.Import, cst.ImportFrom)):
                     imports.update(self._imports(small))
-                    imported.extend(_dotted(alias.name) for alias in small.names)
-                elif isinstance(small, cst.ImportFrom):
-                    names = self._imports(small)
-                    imports.update(names)
-                    imported.extend(names.values())
                 elif isinstance(small, (cst.Assign, cst.AnnAssign)):
                     self._constant(small, constants, assigned)
         for name, count in assigned.items():
@@ -194,7 +145,7 @@ class _ModuleLowerer(StmtLowerer):
                 constants.pop(name, None)  # a reassigned global has no single value
         return ir.Module(
             self.display, self.name, imports, constants, tuple(functions),
-            star_imports=tuple(stars), imported=tuple(dict.fromkeys(imported)),
+            star_imports=tuple(stars),
         )
 
     def _constant(

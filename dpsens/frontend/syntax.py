@@ -1,0 +1,95 @@
+"""CPython's view of a file: syntax errors, the nesting limit, the modules it imports.
+
+The driver needs no more than this to plan parallel work, and CPython's parser
+is 15 times faster than LibCST's (and needs no LibCST import).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from dpsens.diagnostics import Diagnostic
+
+MAX_DEPTH = 200  # deeper syntax trees crash LibCST's native parser or overflow recursion
+
+
+def scan_imports(text: str, display: str, name: str) -> tuple[tuple[str, ...] | None, list[Diagnostic]]:
+    """The modules a file imports, or None and the DPS004 when it does not parse."""
+    checked = checked_syntax(text, display)
+    if isinstance(checked, Diagnostic):
+        return None, [checked]
+    return imported_modules(checked, name), []
+
+
+def checked_syntax(text: str, display: str) -> ast.Module | Diagnostic:
+    """CPython's tree of the text, or a DPS004 when it is invalid or nested too deeply.
+
+    LibCST's native parser can crash the interpreter (not raise) on deeply
+    nested input, so nesting is measured first, iteratively, on the ast; the
+    same tree then gives the statement lines and the imports.
+    """
+    if "\x00" in text:
+        return Diagnostic(display, 1, 1, "DPS004", "file contains a NUL byte")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as error:
+        line, column = error.lineno or 1, error.offset or 1
+        return Diagnostic(display, line, column, "DPS004", f"syntax error: {error.msg}")
+    except (RecursionError, MemoryError, ValueError):
+        return Diagnostic(display, 1, 1, "DPS004", "file is nested too deeply to parse")
+    deep = _node_deeper_than(tree, MAX_DEPTH)
+    if deep is not None:
+        return Diagnostic(display, getattr(deep, "lineno", 1), 1, "DPS004",
+                          f"code nested more than {MAX_DEPTH} levels deep is not analyzed")
+    return tree
+
+
+def _node_deeper_than(tree: ast.AST, limit: int) -> ast.AST | None:
+    """A node below ``limit`` levels, found iteratively (reading ``_fields`` directly is
+    twice as fast as ``ast.iter_child_nodes``)."""
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return node
+        depth += 1
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                stack.append((value, depth))
+            elif isinstance(value, list):
+                stack.extend((item, depth) for item in value if isinstance(item, ast.AST))
+    return None
+
+
+def imported_modules(tree: ast.Module, module: str) -> tuple[str, ...]:
+    """Every module a top-level import may load, in order, without repeats.
+
+    ``import a.b.c`` needs a.b.c (it binds only ``a``); ``from m import n``
+    may load m.n (a submodule) or only m; ``from m import *`` needs m.
+    Relative imports count their dots from the module's own name.
+    """
+    found: list[str] = []
+    for statement in tree.body:
+        if isinstance(statement, ast.Import):
+            found.extend(alias.name for alias in statement.names)
+        elif isinstance(statement, ast.ImportFrom):
+            base = _absolute(statement, module)
+            for alias in statement.names:
+                if alias.name == "*":
+                    found.append(base)
+                else:
+                    found.append(f"{base}.{alias.name}" if base else alias.name)
+    return tuple(dict.fromkeys(found))
+
+
+def _absolute(statement: ast.ImportFrom, module: str) -> str:
+    """The absolute module of ``from base import ...`` (relative ones resolved)."""
+    base = statement.module or ""
+    if statement.level:
+        package = module.split(".")[: -statement.level] if module else []
+        base = ".".join(p for p in (*package, base) if p)
+    return base
+
+
+__all__ = ["MAX_DEPTH", "checked_syntax", "imported_modules", "scan_imports"]

@@ -1,0 +1,53 @@
+"""--jobs N: the same report as one process; workers get bundles of related units."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from dpsens.check import _bundles
+from dpsens.graph import Source, Unit
+from tests.lint.conftest import PRIVATE, SCALED, Run, write
+
+MODULES = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": SCALED,
+    "pkg/priv.py": PRIVATE,
+    "pkg/bad.py": "from dpsens import Real\n\ndef broken(x: Real) -> Real\n    return x\n",
+    **{f"pkg/m{i}.py": (f"from dpsens import Real\nfrom pkg import base\n\n\n"
+                        f"def f{i}(x: Real) -> Real:\n    return base.scaled(x, {i}.0) + x\n")
+       for i in range(6)},
+    "pkg/unrelated.py": "X = 1\n",
+}
+
+
+def test_two_jobs_report_exactly_what_one_does(project: Path, run: Run) -> None:
+    write(project, MODULES)
+    one = run("check", "--no-cache", "--format", "json", "pkg")
+    two = run("check", "--no-cache", "--format", "json", "-j", "2", "pkg")
+    assert one == two
+    assert one[0] == 1 and '"DPS004"' in one[1] and '"f5"' in one[1]
+
+
+def test_a_warm_cache_with_jobs_ends_promptly(project: Path) -> None:
+    write(project, MODULES)
+    command = [sys.executable, "-m", "dpsens", "check", "-j", "2", "pkg"]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=project)
+    second = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=project)
+    assert first.returncode == second.returncode == 1
+    assert first.stdout == second.stdout
+
+
+def _unit(name: str, *needs: str) -> Unit:
+    def source(shown: str) -> Source:
+        return Source(Path(shown), shown, shown, "", "")
+    return Unit((source(name),), tuple(source(n) for n in needs))
+
+
+def test_bundles_keep_modules_that_share_imports_together() -> None:
+    units = [_unit("a1", "a"), _unit("b1", "b"), _unit("a2", "a"), _unit("b2", "b")]
+    bundles = _bundles(units, 2)
+    assert sorted(map(sorted, bundles)) == [[0, 2], [1, 3]]  # a's users together, b's together
+    assert sorted(len(b) for b in _bundles([_unit(f"u{i}", "core") for i in range(5)], 2)) == [2, 3]
+    assert _bundles([_unit("only")], 4) == [[0]]
