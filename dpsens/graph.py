@@ -79,6 +79,8 @@ class ModuleGraph:
         self.by_name: dict[str, Source] = {}
         self._by_path: dict[Path, Source] = {}
         self._looked_up: dict[tuple[Path, str], Source | None] = {}  # imports repeat across files
+        self._resolved: dict[tuple[Path, str], Source | None] = {}
+        self._roots: dict[str, Path] = {}
         for source in sorted(checked, key=lambda s: (not s.reported, s.shown)):
             self._add(source)
             self.by_name.setdefault(source.name, source)  # the first reported file wins
@@ -116,23 +118,36 @@ class ModuleGraph:
 
     def _resolve(self, importer: Source, qualified: str) -> Source | None:
         """The module an import names: ``pkg.mod.func`` may name pkg.mod.func or pkg.mod."""
+        root = self._root(importer)
+        key = (root, qualified)
+        if key not in self._resolved:  # every file of a package imports the same names
+            self._resolved[key] = self._lookup(root, qualified)
+        return self._resolved[key]
+
+    def _lookup(self, root: Path, qualified: str) -> Source | None:
         parts = qualified.split(".")
         for name in (".".join(parts[:i]) for i in range(len(parts), 0, -1)):
             if name in self.by_name:
                 return self.by_name[name]
-            found = self._on_disk(importer, name)
+            found = self._on_disk(root, name)
             if found is not None:
                 return found
         return None
 
-    def _on_disk(self, importer: Source, name: str) -> Source | None:
+    def _root(self, importer: Source) -> Path:
+        """The directory the importer's top-level package sits in."""
+        if importer.shown not in self._roots:
+            depth = len(importer.name.split("."))
+            root = importer.path.parent
+            if importer.path.name == "__init__.py":
+                depth -= 1
+            for _ in range(depth - 1):
+                root = root.parent
+            self._roots[importer.shown] = root
+        return self._roots[importer.shown]
+
+    def _on_disk(self, root: Path, name: str) -> Source | None:
         """A module beside the importer's package root (pre-commit passes only staged files)."""
-        depth = len(importer.name.split("."))
-        root = importer.path.parent
-        if importer.path.name == "__init__.py":
-            depth -= 1
-        for _ in range(depth - 1):
-            root = root.parent
         key = (root, name)
         if key not in self._looked_up:
             self._looked_up[key] = self._find(root, name)
@@ -148,6 +163,7 @@ class ModuleGraph:
                     known.name = name
                     self._add(known)
                     self.by_name.setdefault(name, known)
+                    self._resolved.clear()  # a name found nowhere before may resolve now
                 return known
         return None
 

@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 # A module as tasks carry it: (displayed path, module name, content digest, text).
 Row = tuple[str, str, str, str]
 
-# Parse results of this process, by (path, name, digest). The driver parses before it
-# starts worker processes, so forked workers inherit what it parsed; shipping text and
-# parsing again is as cheap as pickling the IR, which is a deep tree of small objects.
+# Parse results of this process, by (path, name, digest). In one process the driver's
+# parse serves the analysis too; with workers, the driver only scans imports and each
+# worker parses what its bundle needs (shipping text and parsing again is as cheap as
+# pickling the IR, a deep tree of small objects holding LibCST nodes for positions).
 _PARSED: dict[tuple[str, str, str], tuple[ir.Module | None, list[Diagnostic]]] = {}
 
 
