@@ -15,7 +15,7 @@ import sympy as sp
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.values import Value, join_types, unknown
-from dpsens.privacy.ledger import Ledger, Loop, retarget, variables
+from dpsens.privacy.ledger import Charge, Event, Ledger, Loop, retarget, variables
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -75,13 +75,21 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     if share is not None:
         transfer, per_row = _split_element(transfer, pseudo, share, count, element.ctx)
     final, before_last = _iterate(a, s, count, transfer, initial, pseudo)
-    final = {u: C.add(final[u], per_row.get(u, C.EMPTY)) for u in final}
+    for u, elements in per_row.items():  # every state, not only the last, holds them
+        final[u] = C.add(final[u], elements)
+        before_last[pseudo[u]] = C.add(before_last[pseudo[u]], elements)
+        if pseudo[u] in a.shared.loop_states:
+            a.shared.loop_states[pseudo[u]] = C.add(a.shared.loop_states[pseudo[u]], elements)
     items = a.close_samples(body.ledger.items, mark[1])
-    if share is not None:  # a charge on one element is paid by the container, every iteration
+    once: list = []  # type: ignore[type-arg]
+    if share is not None:
+        items, once = _parallel_pure(items, share, element.ctx)
+        # Other charges on one element are paid by the container, every iteration.
         items = _moved(items, {share[0]: element.ctx})
     spent = _charged_to_inputs(items, pseudo, initial, before_last, a.shared.loop_states)
     if spent:
         a.ledger.items.append(Loop(repetitions, tuple(spent)))
+    a.ledger.items.extend(once)
     for name in carried:
         if changed[name] == types[name]:
             a.env[name] = Value(types[name], final[name])
@@ -149,6 +157,32 @@ def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
         else:
             stripped[u] = C.add(stripped[u], C.scale(r, container))  # per iteration, as before
     return stripped, added
+
+
+def _parallel_pure(items: list, share: tuple[str, E.Expr],  # type: ignore[type-arg]
+                   container: C.Context) -> tuple[list, list]:  # type: ignore[type-arg]
+    """Pure-DP charges on the element, made directly in the body: paid once, by F·Γ.
+
+    Parallel composition: iteration t's mechanism sees only element t, and a
+    pure ε-DP charge grows linearly with distance (group privacy), so the
+    iterations together cost ε·Σ_t d_t ≤ ε·F·d(container). Charges under a
+    branch or an inner loop, or with a δ, stay per iteration.
+    """
+    variable, factor = share
+    kept: list = []  # type: ignore[type-arg]
+    once: list = []  # type: ignore[type-arg]
+    for item in items:
+        history = item.charges.get(variable) if isinstance(item, Event) else None
+        if history and all(isinstance(c, Charge) and E.is_zero(c.delta) for c in history):
+            once.append(Event({variable: history}))
+            rest = {v: h for v, h in item.charges.items() if v != variable}
+            if rest:
+                kept.append(Event(rest))
+        else:
+            kept.append(item)
+    if not once:
+        return items, []
+    return kept, retarget(once, {variable: dict(C.scale(factor, container))})
 
 
 def _moved(items: list, moves: dict[str, C.Context]) -> list:  # type: ignore[type-arg]

@@ -9,8 +9,8 @@ so the results below are the exact sensitivities, not ∞ or max |i|.
 import numpy as np
 
 from dpsens import (
-    L1, L2, L_inf, Data, MetricMatrix, MetricVector, Priv, Real, Static, clip, laplace_mechanism,
-    undisc_container,
+    L1, L2, L_inf, Data, MetricMatrix, MetricVector, Priv, Real, Static, clip, gaussian_mechanism,
+    laplace_mechanism, undisc_container,
 )
 
 
@@ -149,8 +149,31 @@ def last_element_local(v: MetricVector[L1, Real]) -> Real:  # expect: v=4
     return s + last
 
 
-def noisy_rows(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(rows(m), 0); accounting=basic
+def noisy_rows(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(1, 0); accounting=sequential
+    out = 0.0
+    for r in m:  # parallel composition: each row is released once
+        out = out + laplace_mechanism(1.0, 1.0, np.sum(np.clip(r, 0.0, 1.0)))
+    return out
+
+
+def noisy_entries_linf(v: MetricVector[L_inf, Real]) -> Priv[Real]:  # expect: v=(len(v)/2, 0); accounting=sequential
+    out = 0.0
+    for e in v:  # every entry may move by d(v): F = len(v)
+        out = out + laplace_mechanism(1.0, 0.5, e)
+    return out
+
+
+def gaussian_rows_stay_per_iteration(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(rows(m), rows(m)/1000000); accounting=basic
     out = 0.0
     for r in m:
-        out = out + laplace_mechanism(1.0, 1.0, np.sum(np.clip(r, 0.0, 1.0)))
+        out = out + gaussian_mechanism(1.0, 1.0, 1e-6, np.sum(np.clip(r, 0.0, 1.0)))
+    return out
+
+
+def released_prefix_sums(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(len(v) + 1, 0); accounting=basic
+    s = 0.0
+    out = 0.0
+    for e in v:  # s depends on every earlier entry: charged through the carried value
+        s = s + e
+        out = out + laplace_mechanism(1.0, 1.0, s)
     return out
