@@ -14,6 +14,7 @@ import sympy as sp
 
 from dpsens import ir
 from dpsens import types as T
+from dpsens.infer.mutation import target_names
 from dpsens.infer.values import Value, join_types, unknown
 from dpsens.privacy.ledger import Charge, Event, Ledger, Loop, retarget, variables
 from dpsens.sym import context as C
@@ -34,7 +35,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.report(s.span, "DPS201", "return inside a loop is not supported")
         if _contains_return(s.body):
             a.poisoned = True
-        for name in assigned | _target_names(s.target):
+        for name in assigned | target_names(s.target, stores=True):
             a.env[name] = unknown(a.tracked())
         return
     count, element, container = iteration
@@ -277,7 +278,7 @@ def _unroll_concretely(a: Analysis, s: ir.For, count: Value) -> bool:
         body = _run_body(a, s, index, {}, n)  # each call in the trace happens n times
         a.ledger.items.extend(a.close_samples(body.ledger.items, mark))
         for name, value in body.env.items():
-            if name in a.env or name in _assigned(s.body) | _target_names(s.target):
+            if name in a.env or name in _assigned(s.body) | target_names(s.target, stores=True):
                 a.env[name] = value
     # One trace entry per call site, not per iteration.
     entries = a.shared.trace[traced:]
@@ -448,26 +449,18 @@ def _assigned(body: tuple[ir.Stmt, ...]) -> set[str]:
     for statement in body:
         if isinstance(statement, (ir.Assign,)):
             for target in statement.targets:
-                names |= _target_names(target)
+                names |= target_names(target, stores=True)
         elif isinstance(statement, ir.AugAssign):
-            names |= _target_names(statement.target)
+            names |= target_names(statement.target, stores=True)
         elif isinstance(statement, ir.If):
             names |= _assigned(statement.body) | _assigned(statement.orelse)
         elif isinstance(statement, ir.For):
-            names |= _assigned(statement.body) | _target_names(statement.target)
+            names |= _assigned(statement.body) | target_names(statement.target, stores=True)
         elif isinstance(statement, ir.FunctionDef):
             names.add(statement.function.name)
         elif isinstance(statement, ir.UnsupportedStmt):
             names |= set(statement.assigned)
     return names
-
-
-def _target_names(target: ir.Target) -> set[str]:
-    if isinstance(target, ir.NameTarget):
-        return {target.id}
-    if isinstance(target, ir.TupleTarget):
-        return set().union(*(_target_names(t) for t in target.elts))
-    return {target.base} if target.base else set()
 
 
 def _contains_return(body: tuple[ir.Stmt, ...]) -> bool:

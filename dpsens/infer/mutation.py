@@ -246,12 +246,12 @@ def _returns_a_parameter(function: ir.Function | ir.Lambda) -> bool:
         for statement in statements:
             if isinstance(statement, ir.Assign) and _reaches(statement.value, reaching):
                 for target in statement.targets:
-                    names = _names(target) - reaching
+                    names = target_names(target) - reaching
                     if names:
                         reaching |= names
                         changed = True
             elif isinstance(statement, ir.For) and _reaches(statement.iter, reaching):
-                names = _names(statement.target) - reaching
+                names = target_names(statement.target) - reaching
                 if names:
                     reaching |= names
                     changed = True
@@ -286,9 +286,9 @@ def assigned_names(function: ir.Lambda | ir.Function) -> set[str]:
     if isinstance(function, ir.Function):
         for statement in _statements(function.body):
             if isinstance(statement, ir.Assign):
-                names |= set().union(*(_names(t) for t in statement.targets))
+                names |= set().union(*(target_names(t) for t in statement.targets))
             elif isinstance(statement, (ir.For, ir.AugAssign)):
-                names |= _names(statement.target)
+                names |= target_names(statement.target)
             elif isinstance(statement, ir.FunctionDef):
                 names.add(statement.function.name)
             elif isinstance(statement, ir.UnsupportedStmt):
@@ -296,12 +296,13 @@ def assigned_names(function: ir.Lambda | ir.Function) -> set[str]:
     return names
 
 
-def _names(target: ir.Target) -> set[str]:
+def target_names(target: ir.Target, stores: bool = False) -> set[str]:
+    """The names a target binds; with ``stores``, also the containers it stores into."""
     if isinstance(target, ir.NameTarget):
         return {target.id}
     if isinstance(target, ir.TupleTarget):
-        return set().union(*(_names(t) for t in target.elts))
-    return set()
+        return set().union(*(target_names(t, stores) for t in target.elts))
+    return {target.base} if stores and target.base else set()
 
 
 def _statements(body: tuple[ir.Stmt, ...]) -> list[ir.Stmt]:
