@@ -162,19 +162,22 @@ def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
 
 def _parallel_pure(items: list, share: tuple[str, E.Expr],  # type: ignore[type-arg]
                    container: C.Context) -> tuple[list, list]:  # type: ignore[type-arg]
-    """Pure-DP charges on the element, made directly in the body: paid once, by F·Γ.
+    """Pure-DP and Gaussian charges on the element, made directly in the body: paid once,
+    by F·Γ.
 
-    Parallel composition: iteration t's mechanism sees only element t, and a
-    pure ε-DP charge grows linearly with distance (group privacy), so the
-    iterations together cost ε·Σ_t d_t ≤ ε·F·d(container). Charges under a
-    branch or an inner loop, or with a δ, stay per iteration.
+    Parallel composition: iteration t's mechanisms see only element t. A pure
+    ε-DP charge grows linearly with distance (group privacy), so together the
+    iterations cost ε·Σ_t d_t ≤ ε·F·d(container); a Gaussian with μ per unit
+    distance is μ·d_t-GDP on element t, and together √(Σ_t (μ·d_t)²) ≤
+    μ·F·d(container) (Dong–Roth–Su composition). Other charges, and charges
+    under a branch or an inner loop, stay per iteration.
     """
     variable, factor = share
     kept: list = []  # type: ignore[type-arg]
     once: list = []  # type: ignore[type-arg]
     for item in items:
         history = item.charges.get(variable) if isinstance(item, Event) else None
-        if history and all(isinstance(c, Charge) and E.is_zero(c.delta) for c in history):
+        if history and all(_linear_in_distance(c) for c in history):
             once.append(Event({variable: history}))
             rest = {v: h for v, h in item.charges.items() if v != variable}
             if rest:
@@ -184,6 +187,13 @@ def _parallel_pure(items: list, share: tuple[str, E.Expr],  # type: ignore[type-
     if not once:
         return items, []
     return kept, retarget(once, {variable: dict(C.scale(factor, container))})
+
+
+def _linear_in_distance(item: object) -> bool:
+    """A charge whose guarantee over several elements adds up by distance: pure or Gaussian."""
+    if not isinstance(item, Charge):
+        return False
+    return E.is_zero(item.delta) or (item.gaussian is not None and item.laplace is None)
 
 
 def _moved(items: list, moves: dict[str, C.Context]) -> list:  # type: ignore[type-arg]

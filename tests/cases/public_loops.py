@@ -163,10 +163,18 @@ def noisy_entries_linf(v: MetricVector[L_inf, Real]) -> Priv[Real]:  # expect: v
     return out
 
 
-def gaussian_rows_stay_per_iteration(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(rows(m), rows(m)/1000000); accounting=basic
+def gaussian_rows_in_parallel(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(0.872471, 1/100000); accounting=gdp
+    out = 0.0
+    for r in m:  # one Gaussian per row: together one Gaussian (GDP), read at delta' = 1e-5
+        out = out + gaussian_mechanism(1.0, 1.0, 1e-6, np.sum(np.clip(r, 0.0, 1.0)))
+    return out
+
+
+def branch_rows_stay_per_iteration(m: MetricMatrix[L1, Real], flag: Static[bool]) -> Priv[Real]:  # expect: m=(rows(m), 0); flag=static; accounting=basic
     out = 0.0
     for r in m:
-        out = out + gaussian_mechanism(1.0, 1.0, 1e-6, np.sum(np.clip(r, 0.0, 1.0)))
+        if flag:  # under a branch the charge is not split from the iteration
+            out = out + laplace_mechanism(1.0, 1.0, np.sum(np.clip(r, 0.0, 1.0)))
     return out
 
 
