@@ -33,6 +33,19 @@ def bind(names: Sequence[str], has_default: Sequence[bool], args: Sequence[Value
     return bound
 
 
+# ||x||_inf <= ||x||_2 <= ||x||_1: a row clipped in one norm is clipped in every later one.
+_CLIP_ORDER = ("L1", "L2", "L_inf")
+
+
+def _clip_implies(source: str | None, target: str | None) -> bool:
+    """Whether rows clipped to the unit ball of ``source`` are in that of ``target``."""
+    if not target or source == target:
+        return True
+    if source not in _CLIP_ORDER or target not in _CLIP_ORDER:
+        return False
+    return _CLIP_ORDER.index(source) <= _CLIP_ORDER.index(target)
+
+
 def conversion(source: T.Type, target: T.Type) -> E.Expr | None:
     """Sensitivity of re-measuring a source-typed value in the target type, None if unfit."""
     if source == target or target == UNKNOWN:
@@ -40,12 +53,12 @@ def conversion(source: T.Type, target: T.Type) -> E.Expr | None:
     if isinstance(source, T.Scalar) and isinstance(target, T.Scalar):
         return T.element_factor(source.kind, target.kind)
     if isinstance(source, T.Vector) and isinstance(target, T.Vector):
-        if target.clip and source.clip != target.clip:
+        if not _clip_implies(source.clip, target.clip):
             return None
         return E.mul(T.element_factor(source.elem, target.elem),
                      T.norm_factor(source.norm, target.norm, source.length))
     if isinstance(source, T.Matrix) and isinstance(target, T.Matrix):
-        if target.clip and source.clip != target.clip:
+        if not _clip_implies(source.clip, target.clip):
             return None
         return E.mul(T.element_factor(source.elem, target.elem),
                      T.norm_factor(source.norm, target.norm, source.cols))

@@ -1,5 +1,7 @@
 """clip, norm_convert, undisc_container: the corrections of the seed note."""
 
+import numpy as np
+
 from dpsens import (
     ClippedMatrix, Data, L1, L2, L_inf, MetricMatrix, MetricVector, Real, clip, norm_convert,
     undisc_container,
@@ -88,3 +90,22 @@ def implicit_narrowing(v: MetricVector[L_inf, Real]) -> MetricVector[L1, Real]: 
 
 def not_a_norm(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=inf
     return clip(3, v)  # E: DPS301
+
+
+# --- a row clipped in L1 is clipped in L2 and L_inf (||x||_inf <= ||x||_2 <= ||x||_1) --------------
+
+
+def takes_l2_clipped(m: ClippedMatrix[L2, L_inf, Data]) -> MetricVector[L2, Real]:  # expect: m=2
+    return np.sum(undisc_container(m), axis=0)
+
+
+def passes_l1_clipped(data: MetricMatrix[L_inf, Data]) -> MetricVector[L2, Real]:  # expect: data=2
+    return takes_l2_clipped(clip(L1, data))
+
+
+def takes_l1_clipped(m: ClippedMatrix[L1, L_inf, Data]) -> MetricVector[L1, Real]:  # expect: m=2
+    return np.sum(undisc_container(m), axis=0)
+
+
+def l2_clip_is_not_l1(data: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:  # expect: data=inf
+    return takes_l1_clipped(clip(L2, data))  # E: DPS301
