@@ -48,6 +48,8 @@ def adversarial_pairs(metric: Metric, n: int, d: int) -> list[tuple[Any, Any]]:
     if metric.shape == "scalar":
         if metric.kind in ("Data", "Bool"):
             return [(0.0, 1.0), (0.1, 0.2), (-1e6, 1e6)]
+        if metric.kind == "Integer":  # an Integer parameter only ever holds integers
+            return [(0.0, 1.0), (-1.0, 1.0), (-1.0, 0.0), (1.0, 2.0), (4.0, 5.0)]
         return [(0.0, 1.0), (-1.0, 1.0), (1e-9, 0.0)]
     shape = (n,) if metric.shape == "vector" else (n, d)
     ones, zeros = np.ones(shape), np.zeros(shape)

@@ -44,7 +44,21 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
         return _scaled(factor, other, result_type, report, divide=False)
     if op == "/" and b.public:
         return _scaled(b, a, result_type, report, divide=True)
+    if op in ("//", "%") and b.public and T.scalar_kind_of(result_type) == "Integer":
+        factor = _integer_division_factor(op, b)
+        if factor is not None:
+            return Value(result_type, C.scale(factor, a.ctx))
     return Value(result_type, C.blow_up(C.add(a.ctx, b.ctx)))
+
+
+def _integer_division_factor(op: str, divisor: Value) -> E.Expr | None:
+    """Integers a, a' and a known integer k ≠ 0: |⌊a/k⌋ − ⌊a'/k⌋| ≤ ⌈|a − a'|/|k|⌉ ≤
+    |a − a'| (distances between integers are 0 or ≥ 1), and a % k, a' % k both lie in
+    an interval of |k| integers, so they are at most |k| − 1 ≤ (|k| − 1)·|a − a'| apart."""
+    k = divisor.exact
+    if k is None or not k.is_integer or k == 0:
+        return None
+    return E.ONE if op == "//" else E.absolute(k) - 1
 
 
 def _numeric(t: T.Type) -> bool:

@@ -76,3 +76,26 @@ def augmented(x: Real, y: Real) -> Real:  # expect: x=2; y=3
     z += x
     z -= 3 * y
     return z
+
+
+# --- integer division and remainder by a known integer (docs/rules.md L4) -------------------------
+
+
+def halves(a: Integer) -> Integer:  # expect: a=1; returns=Integer
+    return a // 2
+
+
+def remainder(a: Integer) -> Integer:  # expect: a=4; returns=Integer
+    return a % 5  # 4 and 5 are 1 apart; their remainders 4 apart
+
+
+def negative_divisor(a: Integer) -> Integer:  # expect: a=2; returns=Integer
+    return a % -3
+
+
+def symbolic_remainder(a: Integer, k: Static[int]) -> Integer:  # expect: a=inf; k=static; returns=Integer
+    return a % k
+
+
+def real_floor_division(x: Real) -> Real:  # expect: x=inf; returns=Real
+    return x // 2  # 1.999 and 2.0 are close; their floors are not
