@@ -204,12 +204,27 @@ class MutationRules:
         if all(isinstance(p, Value) for p in parts) and len(parts) == rank:
             factor = element if isinstance(value.type, T.Scalar) else E.INF
         elif rank:
-            # A slice store writes part of the container; writing the value
-            # (broadcast) into all of it moves the container at least as far.
-            factor = E.mul(element, arith.embed_factor(value.type, t))
+            # A store writes part of the container: the value (broadcast) into
+            # that part, whose distance in the container's norm is at most the
+            # container's; writing it into all of it moves the container further.
+            factor = E.mul(element, arith.embed_factor(value.type, _written_part(t, parts)))
         else:
             factor = E.INF
         return C.add(C.scale(factor, value.ctx), index_ctx)
+
+
+def _written_part(container: T.Type, parts: list[object]) -> T.Type:
+    """The type of the part a store writes: a row of a matrix (``m[i] = r``), an exact
+    slice of a vector (``v[0:2] = w``), else the whole container."""
+    from dpsens.infer.indexing import _slice_length
+
+    if isinstance(container, T.Matrix) and len(parts) == 1 and isinstance(parts[0], Value):
+        return T.Vector(container.norm, container.elem, container.cols)
+    if isinstance(container, T.Vector) and len(parts) == 1 and isinstance(parts[0], tuple):
+        length = _slice_length(parts[0], container.length)  # type: ignore[arg-type]
+        if length is not None:
+            return T.Vector(container.norm, container.elem, length)
+    return container
 
 
 def _part_ctx(part: object) -> C.Context:

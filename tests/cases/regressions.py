@@ -410,3 +410,24 @@ def stale_other_frame(x: Real) -> Real:  # expect: x=5
     def h():
         return g()
     return h()  # g reads the x of now, 5x, not the x of the loop
+
+
+# --- partial stores charge the part they write (docs/rules.md L10) --------------------------------
+
+
+def slice_store_part(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=2
+    a = np.zeros(10)
+    a[0:2] = v[0:2]  # 2, not 10: a length-1 v broadcasts into the two entries
+    return a
+
+
+def scalar_into_slice(x: Real) -> MetricVector[L1, Real]:  # expect: x=3
+    a = np.zeros(10)
+    a[0:3] = x
+    return a
+
+
+def row_store_part(m: MetricMatrix[L1, Real], r: MetricVector[L1, Real]) -> MetricMatrix[L1, Real]:  # expect: m=1; r=cols(m)
+    a = 1.0 * m
+    a[0] = r  # one row: cols(m) only because a length-1 r broadcasts along it
+    return a
