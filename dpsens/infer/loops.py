@@ -74,7 +74,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     initial = {name: a.env[name].ctx for name in carried}
     per_row: dict[str, C.Context] = {}
     if share is not None:
-        transfer, per_row = _split_element(transfer, pseudo, share, count, element.ctx)
+        transfer, per_row = _split_element(transfer, pseudo, share, element.ctx)
     final, before_last = _iterate(a, s, count, transfer, initial, pseudo)
     for u, elements in per_row.items():  # every state, not only the last, holds them
         final[u] = C.add(final[u], elements)
@@ -133,7 +133,7 @@ def _element_share(a: Analysis, container: T.Type | None, element: Value
 
 
 def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
-                   share: tuple[str, E.Expr], count: Value, container: C.Context
+                   share: tuple[str, E.Expr], container: C.Context
                    ) -> tuple[dict[str, C.Context], dict[str, C.Context]]:
     """The transfer without the element, and what the elements add over all iterations.
 
