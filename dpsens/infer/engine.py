@@ -41,6 +41,9 @@ class _Shared:
     callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
     views: set[str] = field(default_factory=set)  # names that may see only part of the root
     mutated: set[str] = field(default_factory=set)  # parameters whose (caller's) arrays change
+    # (loop index, container) -> the variable standing for the row or entry read as
+    # container[index] in the body of ``for index in range(...)``.
+    row_reads: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -217,7 +220,13 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         """Indexing a container or a tuple."""
         base = self.expr(e.value)
         index = [self._index_part(i) for i in e.index]
-        return subscript(base, index, self._reporter(e.span))
+        value = subscript(base, index, self._reporter(e.span))
+        if (isinstance(e.value, ir.Name) and isinstance(e.index[0], ir.Name) and base.ctx
+                and value.ctx == base.ctx):
+            variable = self.shared.row_reads.get((e.index[0].id, e.value.id))
+            if variable is not None:  # this iteration's own row or entry (loops.py)
+                value = value.with_ctx(C.single(variable))
+        return value
 
     def _index_part(self, part: ir.Expr | ir.Slice) -> Value | tuple[Value | None, ...]:
         if isinstance(part, ir.Slice):

@@ -46,7 +46,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     carried = sorted(name for name in assigned if name in a.env)
     types = {name: a.env[name].type for name in carried}
     mark = (len(a.shared.trace), len(a.shared.samples))
-    if _reads_range_index(s) and _unroll_concretely(a, s, count):
+    rows = _indexed_rows(a, s, assigned)
+    if _reads_range_index(s, rows) and _unroll_concretely(a, s, count):
         return  # each iteration with its own index: i * x costs i, not max |i|
     if any(a.env[name].public for name in carried):
         # A public start is 0 away from itself in every metric, so it may take
@@ -59,22 +60,37 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             after = probe.env[name].type
             if a.env[name].public and type(after) is type(types[name]):
                 types[name] = after
+    shares: list[tuple[str, E.Expr, C.Context]] = []  # element variable, F, container
     share = _element_share(a, container, element)
-    abstract = element if share is None else Value(element.type, C.single(share[0]))
-    for attempt in range(2):
-        pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
-        start = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
-        body = _run_body(a, s, abstract, start, repetitions)
-        changed = {n: join_types(types[n], body.env[n].type) for n in carried}
-        if all(changed[n] == types[n] for n in carried) or attempt == 1:
-            break
-        _rollback(a, mark)
-        types = {n: changed[n] or T.Opaque("unknown") for n in carried}
+    abstract = element
+    if share is not None:
+        shares.append((*share, element.ctx))
+        abstract = Value(element.type, C.single(share[0]))
+    reads = {}
+    for name, (variable, factor) in rows.items():
+        shares.append((variable, factor, a.env[name].ctx))
+        reads[(s.target.id, name)] = variable  # type: ignore[union-attr]
+    a.shared.row_reads.update(reads)
+    try:
+        for attempt in range(2):
+            pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
+            start = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
+            body = _run_body(a, s, abstract, start, repetitions)
+            changed = {n: join_types(types[n], body.env[n].type) for n in carried}
+            if all(changed[n] == types[n] for n in carried) or attempt == 1:
+                break
+            _rollback(a, mark)
+            types = {n: changed[n] or T.Opaque("unknown") for n in carried}
+    finally:
+        for key in reads:
+            a.shared.row_reads.pop(key, None)
     transfer = {name: body.env[name].ctx for name in carried}
     initial = {name: a.env[name].ctx for name in carried}
     per_row: dict[str, C.Context] = {}
-    if share is not None:
-        transfer, per_row = _split_element(transfer, pseudo, share, element.ctx)
+    for variable, factor, source in shares:
+        transfer, added = _split_element(transfer, pseudo, (variable, factor), source)
+        for u, ctx in added.items():
+            per_row[u] = C.add(per_row.get(u, C.EMPTY), ctx)
     final, before_last = _iterate(a, s, count, transfer, initial, pseudo)
     for u, elements in per_row.items():  # every state, not only the last, holds them
         final[u] = C.add(final[u], elements)
@@ -83,10 +99,11 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.shared.loop_states[pseudo[u]] = C.add(a.shared.loop_states[pseudo[u]], elements)
     items = a.close_samples(body.ledger.items, mark[1])
     once: list = []  # type: ignore[type-arg]
-    if share is not None:
-        items, once = _parallel_pure(items, share, element.ctx)
-        # Other charges on one element are paid by the container, every iteration.
-        items = _moved(items, {share[0]: element.ctx})
+    for variable, factor, source in shares:
+        items, paid_once = _parallel_pure(items, (variable, factor), source)
+        once += paid_once
+    # Other charges on one element are paid by the container, every iteration.
+    items = _moved(items, {variable: source for variable, _, source in shares})
     spent = _charged_to_inputs(items, pseudo, initial, before_last, a.shared.loop_states)
     if spent:
         a.ledger.items.append(Loop(repetitions, tuple(spent)))
@@ -96,8 +113,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.env[name] = Value(types[name], final[name])
         else:  # the metric changes every iteration: nothing is known
             a.env[name] = unknown(C.add(final[name], initial[name]))
-    if share is not None:  # a body-local read from the element: one element is one container
-        before_last = {**before_last, share[0]: element.ctx}
+    # A body-local read from an element: one element is at most its container away.
+    before_last = {**before_last, **{variable: source for variable, _, source in shares}}
     for name in sorted(assigned - set(carried)):
         if name in body.env:
             local = body.env[name]
@@ -261,11 +278,73 @@ def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str]) -> b
     return False
 
 
-def _reads_range_index(s: ir.For) -> bool:
-    """``for i in range(...)`` whose body reads i."""
-    return (isinstance(s.iter, ir.Call) and isinstance(s.target, ir.NameTarget)
-            and ir.dotted_name(s.iter.func) == "range"
-            and s.target.id in ir.names_read(s.body))
+def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr]]) -> bool:
+    """``for i in range(...)`` whose body reads i other than to pick its own rows."""
+    if not (isinstance(s.iter, ir.Call) and isinstance(s.target, ir.NameTarget)
+            and ir.dotted_name(s.iter.func) == "range"):
+        return False
+    index = s.target.id
+    uses = _count_name(s.body, index)
+    return uses > sum(len(_row_subscripts(s.body, index, name)) for name in rows)
+
+
+def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple[str, E.Expr]]:
+    """Containers the body reads as ``m[i]``, ``m[i, ...]`` or ``v[i]`` with i the index of
+    a range loop: each iteration reads its own row or entry (the indices are distinct).
+
+    Only containers the body does not assign or store into, with a sensitive value;
+    each gets a fresh element variable and the F of R-loop-elements.
+    """
+    if not (isinstance(s.iter, ir.Call) and a.qualify(s.iter.func) == "builtins.range"
+            and isinstance(s.target, ir.NameTarget) and s.target.id not in assigned):
+        return {}
+    args = s.iter.args
+    if len(args) >= 2:  # negative indices count from the end: -1 and n - 1 are one entry
+        start = a.expr(args[0])
+        if not (start.public and start.exact is not None and start.exact.is_nonnegative):
+            return {}
+    index = s.target.id
+    nodes = _ir_nodes(s.body)
+    if any(isinstance(n, (ir.Lambda, ir.Function)) for n in nodes):
+        return {}  # a closure's own parameter could be named like the index
+    found: dict[str, tuple[str, E.Expr]] = {}
+    for name in sorted({n for n in _subscripted_names(s.body) if _row_subscripts(s.body, index, n)}):
+        value = a.env.get(name)
+        if name in assigned or value is None or not value.ctx:
+            continue
+        share = _element_share(a, value.type, Value(value.type, value.ctx))
+        if share is not None:
+            found[name] = share
+    return found
+
+
+def _ir_nodes(node: object) -> list[object]:
+    """Every IR node under a node, nested functions and lambdas included."""
+    out, stack = [], [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (tuple, list)):
+            stack.extend(item)
+        elif hasattr(item, "__dataclass_fields__"):
+            out.append(item)
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
+    return out
+
+
+def _subscripted_names(body: tuple[ir.Stmt, ...]) -> set[str]:
+    return {n.value.id for n in _ir_nodes(body)
+            if isinstance(n, ir.Subscript) and isinstance(n.value, ir.Name)}
+
+
+def _row_subscripts(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.Subscript]:
+    """The reads ``name[index, ...]`` in a body."""
+    return [n for n in _ir_nodes(body) if isinstance(n, ir.Subscript)
+            and isinstance(n.value, ir.Name) and n.value.id == name
+            and isinstance(n.index[0], ir.Name) and n.index[0].id == index]
+
+
+def _count_name(body: tuple[ir.Stmt, ...], name: str) -> int:
+    return sum(1 for n in _ir_nodes(body) if isinstance(n, ir.Name) and n.id == name)
 
 
 def _unroll_concretely(a: Analysis, s: ir.For, count: Value) -> bool:

@@ -116,7 +116,7 @@ def number_of_rows(m: MetricMatrix[L_inf, Data]) -> Integer:  # expect: m=0
     return rows(m) + len(m)
 
 
-def shape_loop(m: MetricMatrix[L2, Real]) -> MetricVector[L2, Real]:  # expect: m=1
+def shape_loop(m: MetricMatrix[L2, Real]) -> MetricVector[L2, Real]:  # expect: m=1/rows(m)
     n, d = m.shape
     total = np.zeros(d)
     for i in range(n):

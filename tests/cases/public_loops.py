@@ -185,3 +185,49 @@ def released_prefix_sums(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=
         s = s + e
         out = out + laplace_mechanism(1.0, 1.0, s)
     return out
+
+
+# --- range loops that read their own row or entry: m[i], v[i] (docs/rules.md R-loop-elements) -----
+
+
+def index_sum(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: v=1; k=static; assumes=k >= 0
+    s = 0.0
+    for i in range(k):
+        s = s + v[i]
+    return s
+
+
+def small_index_sum(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    s = 0.0
+    for i in range(3):
+        s = s + v[i]
+    return s
+
+
+def own_entry_and_a_fixed_one(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: v=k + 1; k=static; assumes=k >= 0
+    s = 0.0
+    for i in range(k):
+        s = s + v[i] + v[0]  # v[0] is read in every iteration
+    return s
+
+
+def closure_in_the_body(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: v=k; k=static; assumes=k >= 0
+    s = 0.0
+    for i in range(k):
+        g = lambda i: v[i]  # noqa: E731  (its i is any index)
+        s = s + g(0)
+    return s
+
+
+def negative_start_may_repeat(v: MetricVector[L1, Real]) -> Real:  # expect: v=6
+    s = 0.0
+    for i in range(-3, 3):  # v[-3] may be v[0]
+        s = s + v[i]
+    return s
+
+
+def noisy_indexed_rows(m: MetricMatrix[L1, Real], k: Static[int]) -> Priv[Real]:  # expect: m=(1, 0); k=static; accounting=sequential; assumes=k >= 0
+    out = 0.0
+    for i in range(k):
+        out = out + laplace_mechanism(1.0, 1.0, np.sum(np.clip(m[i], 0.0, 1.0)))
+    return out
