@@ -44,6 +44,7 @@ class _Shared:
     # (loop index, container) -> the variable standing for the row or entry read as
     # container[index] in the body of ``for index in range(...)``.
     row_reads: dict[tuple[str, str], str] = field(default_factory=dict)
+    unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
 
 
 @dataclass(frozen=True)

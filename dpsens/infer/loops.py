@@ -358,17 +358,23 @@ def _unroll_concretely(a: Analysis, s: ir.For, count: Value) -> bool:
     n = count.exact
     if not (count.public and n is not None and n.is_Integer and 0 <= int(n) <= CONCRETE_LIMIT):
         return False
+    if a.shared.unrolling:
+        return False  # nested unrolling would multiply: 64 x 64 x ... body analyses
     indices = _range_values(a, s, int(n))
     if indices is None:
         return False
     traced = len(a.shared.trace)
-    for index in indices:
-        mark = len(a.shared.samples)
-        body = _run_body(a, s, index, {}, n)  # each call in the trace happens n times
-        a.ledger.items.extend(a.close_samples(body.ledger.items, mark))
-        for name, value in body.env.items():
-            if name in a.env or name in _assigned(s.body) | target_names(s.target, stores=True):
-                a.env[name] = value
+    a.shared.unrolling = True
+    try:
+        for index in indices:
+            mark = len(a.shared.samples)
+            body = _run_body(a, s, index, {}, n)  # each call in the trace happens n times
+            a.ledger.items.extend(a.close_samples(body.ledger.items, mark))
+            for name, value in body.env.items():
+                if name in a.env or name in _assigned(s.body) | target_names(s.target, stores=True):
+                    a.env[name] = value
+    finally:
+        a.shared.unrolling = False
     # One trace entry per call site, not per iteration.
     entries = a.shared.trace[traced:]
     del a.shared.trace[traced:]

@@ -27,6 +27,10 @@ GENERATED = {
                                     for i in range(1, 300)),
     "sum of 200 terms": "from dpsens import Real\n\n\ndef f(x: Real) -> Real:\n    return x"
                         + " + x" * 200 + "\n",
+    "3 nested 60-iteration index loops": "from dpsens import Real\n\n\ndef f(x: Real) -> Real:\n"
+                                          "    s = 0.0\n" + "".join(
+        " " * (4 + 4 * i) + f"for i{i} in range(60):\n" for i in range(3))
+        + " " * 16 + "s = s + i0 * i1 * i2 * x\n    return s\n",
     "6 nested loops": "from dpsens import Real\n\n\ndef f(x: Real) -> Real:\n" + "".join(
         " " * (4 + 4 * i) + "for _ in range(3):\n" for i in range(6)) + " " * 28 + "x = 2.0 * x\n"
         + "    return x\n",
