@@ -114,8 +114,19 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
     cache = _open_cache(settings)
     graph = ModuleGraph(sources)
     stubs = stub_directories(settings.stub_dirs)
-    if settings.jobs > 1 and _likely_to_analyze(sources, cache):
-        runner.warm_up(functools.partial(_prepare, stubs))  # while imports are resolved here
+    stored: dict[str, Facts | None] = {}  # facts read from the cache, read once
+
+    def cached(source: Source) -> Facts | None:
+        if source.shown not in stored:
+            entry = cache.load("facts", *_facts_key(source, cache)) if cache else None
+            stored[source.shown] = _facts_from(source.shown, entry) if entry is not None else None
+        return stored[source.shown]
+
+    # Workers start importing while imports are resolved here, when a reported file is
+    # new or changed (workers started for nothing must finish their imports before exit).
+    if settings.jobs > 1 and any(cached(s) is None for s in sources
+                                 if s.reported and s.text is not None):
+        runner.warm_up(functools.partial(_prepare, stubs))
 
     def provide(needed: list[Source]) -> dict[str, Facts]:
         found: dict[str, Facts] = {}
@@ -124,16 +135,13 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
             if too_large is not None:  # before the cache: an entry may come from a higher limit
                 found[source.shown] = Facts((), False, (too_large,))
                 continue
-            entry = cache.load("facts", f"{source.shown}:{source.name}",
-                               f"{cache.tool}:{source.digest}") if cache else None
-            facts = _facts_from(source.shown, entry) if entry is not None else None
+            facts = cached(source)
             if facts is None:
                 # With workers, the driver only finds imports (CPython's parser, 15x
                 # faster than LibCST); each worker LibCST-parses what its units need.
                 facts = _scan(source) if settings.jobs > 1 else _parse(source)
                 if cache is not None:
-                    cache.store("facts", f"{source.shown}:{source.name}",
-                                f"{cache.tool}:{source.digest}", _facts_entry(facts))
+                    cache.store("facts", *_facts_key(source, cache), _facts_entry(facts))
             found[source.shown] = facts
         return found
 
@@ -145,14 +153,8 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
         calls = [([_row(s) for s in unit.members],
                   [_row(s) for s in unit.closure if graph.parsed(s.shown)],
                   stubs, settings.options, settings.time_limit) for _, unit in dirty]
-        if runner.jobs > 1 and len(calls) > 1:
-            bundles = _bundles([unit for _, unit in dirty], runner.jobs)
-            done = runner.map(_analyze_units, [([calls[i] for i in b],) for b in bundles],
-                              "analyzing", lambda: _prepare(stubs))
-            by_index = {i: r for b, records_ in zip(bundles, done) for i, r in zip(b, records_)}
-            found = [by_index[i] for i in range(len(calls))]
-        else:
-            found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs))
+        bundles = _bundles([unit for _, unit in dirty], runner.jobs) if runner.jobs > 1 else None
+        found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs), bundles)
         for (index, unit), record in zip(dirty, found):
             records[index] = record
             if cache is not None and not _incomplete(record):
@@ -161,14 +163,9 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
     return graph, _merge(reports, [records[i] for i in sorted(records)])
 
 
-def _likely_to_analyze(sources: list[Source], cache: Cache | None) -> bool:
-    """Whether a reported file is new or changed since the cache saw it (workers started
-    for nothing would have to finish their imports before the run can end)."""
-    reported = [s for s in sources if s.reported and s.text is not None]
-    if cache is None:
-        return bool(reported)
-    return any(cache.load("facts", f"{s.shown}:{s.name}", f"{cache.tool}:{s.digest}") is None
-               for s in reported)
+def _facts_key(source: Source, cache: Cache) -> tuple[str, str]:
+    """(identity, key) of a module's facts: its path and name, the tool and its content."""
+    return f"{source.shown}:{source.name}", f"{cache.tool}:{source.digest}"
 
 
 def _row(source: Source) -> tuple[str, str, str, str]:
@@ -233,10 +230,6 @@ def _analyze_unit(*call: Any) -> dict[str, Any]:
 
     return analyze_task(*call)
 
-
-def _analyze_units(calls: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    """One worker's bundle of units, analyzed in order (parses shared within the worker)."""
-    return [_analyze_unit(*call) for call in calls]
 
 
 def _open_cache(settings: Settings) -> Cache | None:

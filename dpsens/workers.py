@@ -84,11 +84,14 @@ class Runner:
         self._pool: ProcessPoolExecutor | None = None
 
     def map(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]], label: str,
-            prepare: Callable[[], object] | None = None) -> list[Any]:
+            prepare: Callable[[], object] | None = None,
+            groups: Sequence[Sequence[int]] | None = None) -> list[Any]:
         """Results of task(*call) for each call, in the order of calls.
 
         ``prepare`` is work every worker needs (imports, the rule table): it is done
-        once, before the workers are forked, so that they inherit it.
+        once, before the workers are forked, so that they inherit it. ``groups``
+        (indices into calls) are the chunks workers take, when the caller knows
+        which calls share work.
         """
         bar = _Bar(self.progress, label, len(calls))
         try:
@@ -104,26 +107,29 @@ class Runner:
                 if prepare is not None:
                     prepare()
                 self._pool = ProcessPoolExecutor(max_workers=self.jobs)
-            return self._parallel(task, calls, bar)
+            return self._parallel(task, calls, bar, groups)
         finally:
             bar.close()
 
     def _parallel(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
-                  bar: _Bar) -> list[Any]:
+                  bar: _Bar, groups: Sequence[Sequence[int]] | None) -> list[Any]:
         assert self._pool is not None
-        # A few chunks per worker: fewer round trips than one task per file, and still
-        # balanced when some files take much longer than others.
-        size = max(1, len(calls) // (4 * self.jobs))
-        chunks = [list(calls[i:i + size]) for i in range(0, len(calls), size)]
-        futures = {self._pool.submit(_run_chunk, task, chunk): i for i, chunk in enumerate(chunks)}
-        results: list[list[Any]] = [[] for _ in chunks]
+        if groups is None:
+            # A few chunks per worker: fewer round trips than one task per file, and
+            # still balanced when some files take much longer than others.
+            size = max(1, len(calls) // (4 * self.jobs))
+            groups = [range(i, min(i + size, len(calls))) for i in range(0, len(calls), size)]
+        futures = {self._pool.submit(_run_chunk, task, [calls[i] for i in group]): group
+                   for group in groups}
+        results: list[Any] = [None] * len(calls)
         pending = set(futures)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                results[futures[future]] = future.result()
-                bar.tick(len(results[futures[future]]))
-        return [result for chunk in results for result in chunk]
+                for index, result in zip(futures[future], future.result()):
+                    results[index] = result
+                bar.tick(len(futures[future]))
+        return results
 
     def warm_up(self, prepare: Callable[[], object]) -> None:
         """Start the workers now, each doing ``prepare`` (imports, the rule table) while

@@ -8,7 +8,7 @@ over-approximates and so stays sound).  Mutating a parameter is DPS205.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from dpsens import ir
 from dpsens import types as T
@@ -70,20 +70,8 @@ class MutationRules:
         the arrays given to numpy functions that return views, and the
         arguments of user functions that may return one of their parameters.
         """
-        if isinstance(value, ir.Name):
-            return [(value.id, False)] if value.id in self.env else []
-        if isinstance(value, (ir.Subscript, ir.Attribute)):
-            return [(name, True) for name, _ in self.alias_sources(value.value)]
-        if isinstance(value, ir.IfExp):
-            return self.alias_sources(value.body) + self.alias_sources(value.orelse)
-        if isinstance(value, ir.TupleExpr):
-            return [(name, True) for e in value.elts for name, _ in self.alias_sources(e)]
-        if isinstance(value, ir.Call) and self._may_return_an_argument(value):
-            inputs = [*value.args, *(k.value for k in value.keywords)]
-            if isinstance(value.func, ir.Attribute):
-                inputs.append(value.func.value)  # the receiver of a method
-            return [(name, True) for e in inputs for name, _ in self.alias_sources(e)]
-        return []
+        sources = array_sources(value, self._may_return_an_argument)
+        return [(name, partial) for name, partial in sources if name in self.env]
 
     def _may_return_an_argument(self: Analysis, call: ir.Call) -> bool:
         """Whether a call's result may share memory with an array it was given."""
@@ -274,25 +262,42 @@ def _returns_a_parameter(function: ir.Function | ir.Lambda) -> bool:
                for s in statements)
 
 
+def array_sources(value: ir.Expr, may_alias: Callable[[ir.Call], bool]
+                  ) -> list[tuple[str, bool]]:
+    """Names an expression may evaluate to (part of), each with whether only a part.
+
+    Both arms of a conditional, every array in a tuple, and the arguments (and
+    method receiver) of a call that ``may_alias`` says may return one of them.
+    """
+    if isinstance(value, ir.Name):
+        return [(value.id, False)]
+    if isinstance(value, (ir.Subscript, ir.Attribute)):
+        return [(name, True) for name, _ in array_sources(value.value, may_alias)]
+    if isinstance(value, ir.IfExp):
+        return array_sources(value.body, may_alias) + array_sources(value.orelse, may_alias)
+    if isinstance(value, ir.TupleExpr):
+        return [(name, True) for e in value.elts for name, _ in array_sources(e, may_alias)]
+    if isinstance(value, ir.Call) and may_alias(value):
+        inputs = [*value.args, *(k.value for k in value.keywords)]
+        if isinstance(value.func, ir.Attribute):
+            inputs.append(value.func.value)  # the receiver of a method
+        return [(name, True) for e in inputs for name, _ in array_sources(e, may_alias)]
+    return []
+
+
 def _reaches(value: ir.Expr, names: set[str]) -> bool:
     """Whether an expression may evaluate to (part of) an array bound to one of the names."""
-    if isinstance(value, ir.Name):
-        return value.id in names
-    if isinstance(value, (ir.Subscript, ir.Attribute)):
-        return _reaches(value.value, names)
-    if isinstance(value, ir.IfExp):
-        return _reaches(value.body, names) or _reaches(value.orelse, names)
-    if isinstance(value, ir.TupleExpr):
-        return any(_reaches(e, names) for e in value.elts)
-    if isinstance(value, ir.Call):
-        dotted = ir.dotted_name(value.func) or ""
-        fresh = dotted.startswith(("np.", "numpy.")) and dotted.rsplit(".", 1)[1] not in VIEW_RESULTS
-        inputs = [*value.args, *(k.value for k in value.keywords)]
-        if isinstance(value.func, ir.Attribute) and not dotted.startswith(("np.", "numpy.")):
-            fresh = value.func.attr not in VIEW_RESULTS  # a method: only view methods alias
-            inputs.append(value.func.value)
-        return not fresh and any(_reaches(e, names) for e in inputs)
-    return False
+    return any(name in names for name, _ in array_sources(value, _may_alias_syntactically))
+
+
+def _may_alias_syntactically(call: ir.Call) -> bool:
+    """Without an analysis: only numpy functions and methods outside VIEW_RESULTS are fresh."""
+    dotted = ir.dotted_name(call.func) or ""
+    if dotted.startswith(("np.", "numpy.")):
+        return dotted.rsplit(".", 1)[1] in VIEW_RESULTS
+    if isinstance(call.func, ir.Attribute):
+        return call.func.attr in VIEW_RESULTS  # a method: only view methods alias
+    return True
 
 
 def assigned_names(function: ir.Lambda | ir.Function) -> set[str]:
