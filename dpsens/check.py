@@ -114,22 +114,14 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
     cache = _open_cache(settings)
     graph = ModuleGraph(sources)
     stubs = stub_directories(settings.stub_dirs)
-    stored: dict[str, Facts | None] = {}  # facts read from the cache, read once
 
     def cached(source: Source) -> Facts | None:
-        if source.shown not in stored:
-            entry = cache.load("facts", *_facts_key(source, cache)) if cache else None
-            stored[source.shown] = _facts_from(source.shown, entry) if entry is not None else None
-        return stored[source.shown]
-
-    # Workers start importing while imports are resolved here, when a reported file is
-    # new or changed (workers started for nothing must finish their imports before exit).
-    if settings.jobs > 1 and any(cached(s) is None for s in sources
-                                 if s.reported and s.text is not None):
-        runner.warm_up(functools.partial(_prepare, stubs))
+        entry = cache.load("facts", *_facts_key(source, cache)) if cache else None
+        return _facts_from(source.shown, entry) if entry is not None else None
 
     def provide(needed: list[Source]) -> dict[str, Facts]:
         found: dict[str, Facts] = {}
+        unknown: list[Source] = []
         for source in needed:
             too_large = _too_large(source, settings.max_file_size)
             if too_large is not None:  # before the cache: an entry may come from a higher limit
@@ -137,11 +129,12 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
                 continue
             facts = cached(source)
             if facts is None:
-                # With workers, the driver only finds imports (CPython's parser, 15x
-                # faster than LibCST); each worker LibCST-parses what its units need.
-                facts = _scan(source) if settings.jobs > 1 else _parse(source)
-                if cache is not None:
-                    cache.store("facts", *_facts_key(source, cache), _facts_entry(facts))
+                unknown.append(source)
+            else:
+                found[source.shown] = facts
+        for source, facts in zip(unknown, _discover(unknown, settings.jobs, stubs)):
+            if cache is not None:
+                cache.store("facts", *_facts_key(source, cache), _facts_entry(facts))
             found[source.shown] = facts
         return found
 
@@ -172,6 +165,24 @@ def _row(source: Source) -> tuple[str, str, str, str]:
     return source.shown, source.name, source.digest, source.text or ""
 
 
+def _discover(sources: list[Source], jobs: int, stubs: tuple[Path, ...]) -> list[Facts]:
+    """The facts of modules the cache does not know.
+
+    One process LibCST-parses them (the IR is kept for their analysis). With
+    workers, the driver only finds their imports, with CPython's parser (15x
+    faster than LibCST), in a forked process while it loads what the workers
+    will inherit; each worker LibCST-parses what its units need.
+    """
+    if jobs <= 1:
+        return [_parse(source) for source in sources]
+    if not sources:
+        return []
+    from dpsens.workers import overlapped
+
+    texts = [(source.text or "", source.shown, source.name) for source in sources]
+    return overlapped(_scan_all, texts, functools.partial(_prepare, stubs))
+
+
 def _parse(source: Source) -> Facts:
     """LibCST-parse a module (kept for its analysis in this run): its imports and problems."""
     from dpsens.workers import parsed
@@ -181,12 +192,15 @@ def _parse(source: Source) -> Facts:
     return Facts(imports, module is not None, tuple(problems))
 
 
-def _scan(source: Source) -> Facts:
-    """A module's imports from CPython's parser; LibCST-only failures surface in the worker."""
+def _scan_all(texts: list[tuple[str, str, str]]) -> list[Facts]:
+    """Modules' imports from CPython's parser; LibCST-only failures surface in the workers."""
     from dpsens.frontend.syntax import scan_imports
 
-    imports, problems = scan_imports(source.text or "", source.shown, source.name)
-    return Facts(imports or (), imports is not None, tuple(problems))
+    found = []
+    for text, shown, name in texts:
+        imports, problems = scan_imports(text, shown, name)
+        found.append(Facts(imports or (), imports is not None, tuple(problems)))
+    return found
 
 
 def _facts_entry(facts: Facts) -> dict[str, Any]:

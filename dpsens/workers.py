@@ -106,7 +106,7 @@ class Runner:
             if self._pool is None:
                 if prepare is not None:
                     prepare()
-                self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+                self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_forking())
             return self._parallel(task, calls, bar, groups)
         finally:
             bar.close()
@@ -131,20 +131,39 @@ class Runner:
                 bar.tick(len(futures[future]))
         return results
 
-    def warm_up(self, prepare: Callable[[], object]) -> None:
-        """Start the workers now, each doing ``prepare`` (imports, the rule table) while
-        this process goes on; a later map finds them ready."""
-        if self.jobs <= 1 or self._pool is not None:
-            return
-        self._pool = ProcessPoolExecutor(max_workers=self.jobs)
-        for _ in range(self.jobs):
-            self._pool.submit(prepare)
-
     def close(self) -> None:
         """Stop the worker processes."""
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+
+
+def overlapped(background: Callable[[list[Any]], list[Any]], items: list[Any],
+               foreground: Callable[[], object]) -> list[Any]:
+    """background(items), computed in a forked process while this one runs foreground().
+
+    The driver scans imports this way while it loads LibCST, sympy and the rule
+    table: the workers forked afterwards inherit them instead of each loading
+    them again (0.45 s of CPU apiece), and the scan no longer waits for them.
+    """
+    try:
+        helper = ProcessPoolExecutor(max_workers=1, mp_context=_forking())
+    except OSError:  # no processes to be had: the same work, one after the other
+        foreground()
+        return background(items)
+    with helper:
+        pending = helper.submit(background, items)
+        foreground()
+        return pending.result()
+
+
+def _forking() -> Any:
+    """Linux's fork start method: workers inherit the loaded modules (Python 3.14 makes
+    forkserver the default there, which would load them again); elsewhere the default,
+    since fork is unsafe on macOS."""
+    import multiprocessing
+
+    return multiprocessing.get_context("fork" if sys.platform == "linux" else None)
 
 
 def _run_chunk(task: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:
@@ -179,5 +198,5 @@ def progress_stream(enabled: bool) -> TextIO | None:
     return sys.stderr if enabled and sys.stderr.isatty() else None
 
 
-__all__ = ["Row", "Runner", "analyze_task", "forget", "parse_task", "parsed", "progress_stream",
-           "rules"]
+__all__ = ["Row", "Runner", "analyze_task", "forget", "overlapped", "parse_task", "parsed",
+           "progress_stream", "rules"]
