@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
@@ -11,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 from dpsens.options import Options
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from dpsens import ir
     from dpsens.diagnostics import Diagnostic
     from dpsens.rules.table import RuleTable
@@ -106,13 +107,16 @@ class Runner:
             if self._pool is None:
                 if prepare is not None:
                     prepare()
-                self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_forking())
+                self._pool = _pool(self.jobs)
             return self._parallel(task, calls, bar, groups)
         finally:
             bar.close()
 
     def _parallel(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
                   bar: _Bar, groups: Sequence[Sequence[int]] | None) -> list[Any]:
+        from concurrent.futures import FIRST_COMPLETED
+        from concurrent.futures import wait as futures_wait
+
         assert self._pool is not None
         if groups is None:
             # A few chunks per worker: fewer round trips than one task per file, and
@@ -124,7 +128,7 @@ class Runner:
         results: list[Any] = [None] * len(calls)
         pending = set(futures)
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, pending = futures_wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 for index, result in zip(futures[future], future.result()):
                     results[index] = result
@@ -146,24 +150,29 @@ def overlapped(background: Callable[[list[Any]], list[Any]], items: list[Any],
     table: the workers forked afterwards inherit them instead of each loading
     them again (0.45 s of CPU apiece), and the scan no longer waits for them.
     """
-    try:
-        helper = ProcessPoolExecutor(max_workers=1, mp_context=_forking())
-    except OSError:  # no processes to be had: the same work, one after the other
-        foreground()
-        return background(items)
+    helper = _pool(1)
     with helper:
-        pending = helper.submit(background, items)
+        try:
+            pending = helper.submit(background, items)  # forks here
+        except OSError:  # no process to be had: the same work, one after the other
+            foreground()
+            return background(items)
         foreground()
         return pending.result()
 
 
-def _forking() -> Any:
-    """Linux's fork start method: workers inherit the loaded modules (Python 3.14 makes
-    forkserver the default there, which would load them again); elsewhere the default,
-    since fork is unsafe on macOS."""
-    import multiprocessing
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of worker processes (multiprocessing is imported only when one is needed).
 
-    return multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    On Linux they are forked, so that they inherit the loaded modules (Python 3.14
+    makes forkserver the default there, which would load them again); elsewhere
+    the platform's default, since fork is unsafe on macOS.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
 
 def _run_chunk(task: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[Any]:

@@ -145,7 +145,7 @@ class CallSite:
     def conditions_hold(self) -> bool:
         """Check the callee's assumptions here; undecided ones become the caller's."""
         for condition in self.summary.conditions:
-            instance = condition.xreplace(self.mapping)
+            instance = E.replace(condition, tuple(self.mapping.items()))
             if instance == sp.false or (instance.free_symbols & self.unknown_statics):
                 shown = E.render(condition)
                 self.caller.report(self.span, "DPS306", f"{self.summary.name}() is only bounded "

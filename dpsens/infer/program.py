@@ -48,6 +48,9 @@ class Program:
         self.fresh = 0  # counter for fresh context variables, shared by nested analyses
         self.diagnostics: dict[str, set[Diagnostic]] = {m.path: set() for m in modules}
         self._constants: dict[tuple[str, str], Value | None] = {}
+        # Every call and annotation asks. Keyed by identity (two files may share a name);
+        # the module is kept with the answer, so that its id is not reused meanwhile.
+        self._qualified: dict[tuple[int, str], tuple[ir.Module, str]] = {}
 
     def report(self, module: ir.Module, span: Span, code: str, message: str) -> None:
         """Record a diagnostic (duplicates from re-analysis collapse)."""
@@ -57,6 +60,12 @@ class Program:
     # -- names -----------------------------------------------------------------
     def qualify(self, module: ir.Module, dotted: str) -> str | None:
         """The qualified name of a dotted module-scope name."""
+        key = (id(module), dotted)
+        if key not in self._qualified:
+            self._qualified[key] = (module, self._qualify(module, dotted))
+        return self._qualified[key][1]
+
+    def _qualify(self, module: ir.Module, dotted: str) -> str:
         head, _, rest = dotted.partition(".")
         if head in module.imports:
             base = module.imports[head]

@@ -35,6 +35,7 @@ class Cost:
     method: str
 
 
+@E.remembered  # functions of a codebase repeat the same histories; each costs ~0.1 ms of sympy
 def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
     """The best sound (ε, δ) for one variable's history."""
     epsilon, delta = basic(history)

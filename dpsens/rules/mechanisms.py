@@ -56,18 +56,33 @@ _POSITIVE = ("s", "eps", "rho", "delta")
 
 def _positive(a: Analysis, bound: Bound, names: tuple[str, ...]) -> object:
     """Mechanism parameters are positive (the runtime refuses others): assume and use it."""
-    facts = sp.true
+    values = []
     for name in names:
         value = bound.get(name)
-        if value is None or value.exact is None or not value.exact.free_symbols:
-            continue
-        a.assume(sp.Gt(value.exact, 0))
-        facts = facts & sp.Q.positive(value.exact)
-        if name == "delta":
-            a.assume(sp.Lt(value.exact, 1))
+        if value is not None and value.exact is not None:
+            values.append((name, value.exact))
+    assumptions, facts = _positivity(tuple(values))
+    for assumption in assumptions:
+        a.assume(assumption)
     return facts
 
 
+@E.remembered
+def _positivity(values: tuple[tuple[str, E.Expr], ...]) -> tuple[tuple[object, ...], object]:
+    """(assumptions, refine facts) of positive symbolic parameters; δ is also below 1."""
+    assumptions: list[object] = []
+    facts = sp.true
+    for name, exact in values:
+        if not exact.free_symbols:
+            continue
+        assumptions.append(sp.Gt(exact, 0))
+        facts = facts & sp.Q.positive(exact)
+        if name == "delta":
+            assumptions.append(sp.Lt(exact, 1))
+    return tuple(assumptions), facts
+
+
+@E.remembered
 def _refined(expr: E.Expr, facts: object) -> E.Expr:
     return expr if facts is sp.true else sp.refine(expr, facts)
 
@@ -108,6 +123,7 @@ def _wrong_metric(a: Analysis, span: Any, name: str, t: T.Type, norm: str) -> No
              f"got {t.show()} ({hint})")
 
 
+@E.remembered
 def _accuracy(scale: E.Expr, entries: E.Expr, beta: float, gaussian: bool) -> str:
     """α with P[every coordinate's error <= α] >= 1 − β (SPEC §7)."""
     b = E.number(beta)
@@ -214,23 +230,34 @@ def gaussian_zcdp(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     elif s is None or rho is None:
         charges.update(_unbounded(x.ctx))
     else:
-        sigma = E.div(s, E.sqrt(2 * rho))
+        sigma = _zcdp_sigma(s, rho)
         facts = _positive(a, bound, ("s", "rho"))
         for variable, r in x.ctx.items():
             spent = _refined(E.mul(rho, (r / s) ** 2), facts)
-            # As (ε, δ'): ρ + 2√(ρ ln(1/δ')) (Bun–Steinke); the zCDP accountant does better.
-            epsilon = spent + 2 * sp.sqrt(spent * sp.log(1 / delta_prime))
+            epsilon = _zcdp_epsilon(spent, delta_prime)
             charges[variable] = charges.get(variable, ()) + (
                 L.Charge(epsilon, delta_prime, rho=spent, gaussian=E.div(sigma, r),
                          native_zcdp=True),)
-    sigma_text = "inf" if s is None or rho is None else E.render(E.div(s, E.sqrt(2 * rho)))
+    sigma_text = "inf" if s is None or rho is None else E.render(_zcdp_sigma(s, rho))
     entry = {"kind": "gaussian_zcdp", "sensitivity": _show(s), "rho": _show(rho), "scale": sigma_text,
              "beta": E.render(E.number(a.program.options.beta))}
     if s is not None and rho is not None:
-        entry["alpha"] = _accuracy(E.div(s, E.sqrt(2 * rho)), _entries(x.type),
+        entry["alpha"] = _accuracy(_zcdp_sigma(s, rho), _entries(x.type),
                                    a.program.options.beta, True)
     a.spend(span, charges, entry)
     return Value(_noised(x.type))
+
+
+@E.remembered
+def _zcdp_sigma(s: E.Expr, rho: E.Expr) -> E.Expr:
+    """The noise scale s/√(2ρ) of the zCDP Gaussian."""
+    return E.div(s, E.sqrt(2 * rho))
+
+
+@E.remembered
+def _zcdp_epsilon(rho: E.Expr, delta_prime: E.Expr) -> E.Expr:
+    """ρ-zCDP as (ε, δ'): ρ + 2√(ρ ln(1/δ')) (Bun–Steinke); the zCDP accountant does better."""
+    return rho + 2 * sp.sqrt(rho * sp.log(1 / delta_prime))
 
 
 def _pure(a: Analysis, span: Any, kind: str, eps: E.Expr | None, s: E.Expr | None,

@@ -24,7 +24,7 @@ FALSE = sp.false
 # The same few expressions recur in every function of a codebase (2, abs(c), rows(x)),
 # and sympy's Max, simplify and printer are slow: the pure helpers below remember
 # their results. sympy expressions hash and compare structurally (2.0 != 2 since 1.13).
-_memo = lru_cache(maxsize=8192)
+remembered = lru_cache(maxsize=8192)
 
 
 @lru_cache(maxsize=None)
@@ -71,12 +71,14 @@ def decimal_up(value: float, digits: int = 6) -> sp.Expr:
 
 def is_zero(e: sp.Expr) -> bool:
     """Structurally zero."""
-    return e == ZERO
+    # sympy's zero and oo are singletons (Float(0) != 0 since 1.13): identity is
+    # equality here, and sympy's __eq__ costs a microsecond on every hot path.
+    return e is ZERO or (type(e) is int and e == 0)
 
 
 def is_inf(e: sp.Expr) -> bool:
     """Structurally infinite."""
-    return e == INF
+    return e is INF
 
 
 def _normal(e: sp.Expr) -> sp.Expr:
@@ -116,7 +118,7 @@ def div(a: sp.Expr, b: sp.Expr) -> sp.Expr:
     return _normal(a / b)
 
 
-@_memo
+@remembered
 def smax(a: sp.Expr, b: sp.Expr) -> sp.Expr:
     """max(a, b), decided where sympy can, kept symbolic otherwise."""
     if a == b or is_zero(b):
@@ -130,7 +132,7 @@ def smax(a: sp.Expr, b: sp.Expr) -> sp.Expr:
     return _normal(sp.Max(a, b))
 
 
-@_memo
+@remembered
 def power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     """base ** exponent for a non-negative base and a non-negative count."""
     if is_zero(exponent):
@@ -143,7 +145,7 @@ def power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     return _normal(sp.Pow(base, exponent))
 
 
-@_memo
+@remembered
 def geometric(ratio: sp.Expr, count: sp.Expr) -> sp.Expr:
     """sum_{j<count} ratio**j: count when ratio = 1, (r^k - 1)/(r - 1) otherwise."""
     if ratio == ONE:
@@ -162,19 +164,19 @@ def geometric(ratio: sp.Expr, count: sp.Expr) -> sp.Expr:
     return _normal(sp.Piecewise((count, sp.Eq(ratio, 1)), (closed, True)))
 
 
-@_memo
+@remembered
 def absolute(e: sp.Expr) -> sp.Expr:
     """|e| simplified with the symbols' assumptions."""
     return _normal(sp.Abs(e))
 
 
-@_memo
+@remembered
 def sqrt(e: sp.Expr) -> sp.Expr:
     """The square root of a non-negative expression."""
     return _normal(sp.sqrt(e))
 
 
-@_memo
+@remembered
 def decide_le(a: sp.Expr, b: sp.Expr) -> bool | None:
     """True/False when a <= b is decided for all symbol values, else None."""
     if a == b or is_zero(a):
@@ -195,9 +197,20 @@ def decide_le(a: sp.Expr, b: sp.Expr) -> bool | None:
 
 def substitute(e: sp.Expr, mapping: dict[sp.Symbol, sp.Expr]) -> sp.Expr:
     """Replace symbols (static parameters, dimensions) by call-site values."""
-    if not mapping or not e.free_symbols:
+    if not mapping:
         return e
-    return _normal(e.xreplace(mapping))
+    return _substituted(e, tuple(mapping.items()))
+
+
+@remembered
+def _substituted(e: sp.Expr, mapping: tuple[tuple[sp.Symbol, sp.Expr], ...]) -> sp.Expr:
+    return _normal(replace(e, mapping))
+
+
+@remembered
+def replace(e: sp.Basic, mapping: tuple[tuple[sp.Symbol, sp.Expr], ...]) -> sp.Basic:
+    """e with the symbols of the mapping (as pairs, to be remembered) replaced."""
+    return e.xreplace(dict(mapping))
 
 
 class _Printer(StrPrinter):
@@ -229,7 +242,7 @@ def _sorted(args: tuple[sp.Expr, ...]) -> list[sp.Expr]:
 _PRINTER = _Printer({"order": None})
 
 
-@_memo
+@remembered
 def render(e: sp.Expr) -> str:
     """The canonical text of an expression, as shown in reports."""
     return str(_PRINTER.doprint(e))
