@@ -27,6 +27,34 @@ def abs(x: T) -> T:
 def absolute(x: T) -> T:
     """Entrywise absolute value."""
 
+@rule("extreme")
+def max(a: Any) -> Any:
+    """The largest entry: one entry moves by at most the distance, in every metric."""
+
+@rule("extreme")
+def min(a: Any) -> Any:
+    """The smallest entry."""
+
+@rule("extreme")
+def amax(a: Any) -> Any:
+    """The largest entry (np.max)."""
+
+@rule("extreme")
+def amin(a: Any) -> Any:
+    """The smallest entry (np.min)."""
+
+@rule("sort")
+def sort(a: T) -> T:
+    """Entries (of each row) in increasing order: 1-Lipschitz on reals in every norm."""
+
+@rule("flip")
+def flip(m: T) -> T:
+    """Entries and rows in reverse order: an isometry."""
+
+@rule("cumsum")
+def cumsum(a: Any) -> Any:
+    """Running sums of a vector: len(v) in L1 and L_inf, ||L_n||_2 in L2."""
+
 @rule("join")
 def maximum(a: T, b: T) -> T:
     """Entrywise maximum."""

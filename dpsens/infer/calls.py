@@ -260,7 +260,7 @@ class CallRules:
         keywords = {k.name: self.argument(k.value) for k in e.keywords}
         rule = self.program.rules.get(f"numpy.{e.func.attr}")
         if rule is not None and isinstance(receiver.type, (T.Vector, T.Matrix)) \
-                and "out" not in keywords:
+                and "out" not in keywords and e.func.attr not in _IN_PLACE_METHODS:
             return self.program.rules.apply(self, rule, args, keywords, e.span)
         self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
         result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
@@ -271,6 +271,11 @@ class CallRules:
                    for n in self.alias_group(source)[1] | {self.alias_group(source)[0]}):
                 self.poisoned = True  # a caller's array may have changed
         return result
+
+
+# ndarray methods that change their receiver instead of returning numpy's function of it
+# (v.sort() sorts v and returns None): never the rule of the function of the same name.
+_IN_PLACE_METHODS = frozenset({"sort", "partition", "fill", "put", "resize", "itemset"})
 
 
 def _without(items: object, variables: set[str]) -> list[object]:

@@ -36,7 +36,8 @@ def norm_argument(a: Analysis, value: Value | None, span: object, name: str) -> 
     return None
 
 
-def _container(a: Analysis, value: Value, span: object, name: str) -> bool:
+def require_container(a: Analysis, value: Value, span: object, name: str) -> bool:
+    """Whether the value is a vector or matrix (a DPS301 when it is not)."""
     if isinstance(value.type, (T.Vector, T.Matrix)):
         return True
     a.report(span, "DPS301", f"{name}() needs a MetricVector or MetricMatrix, "  # type: ignore[arg-type]
@@ -68,7 +69,7 @@ def clip(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """clip(c, v): rows scaled into the unit ball of c; the metric is kept."""
     norm, v = norm_argument(a, bound["norm"], span, "clip"), bound["v"]
     assert v is not None
-    if norm is None or not _container(a, v, span, "clip"):
+    if norm is None or not require_container(a, v, span, "clip"):
         return unknown(v.ctx)
     t = v.type
     assert isinstance(t, (T.Vector, T.Matrix))
@@ -81,7 +82,7 @@ def norm_convert(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """norm_convert(N', v): identity on values, distances re-measured in N'."""
     norm, v = norm_argument(a, bound["norm"], span, "norm_convert"), bound["v"]
     assert v is not None
-    if norm is None or not _container(a, v, span, "norm_convert"):
+    if norm is None or not require_container(a, v, span, "norm_convert"):
         return unknown(v.ctx)
     t = v.type
     assert isinstance(t, (T.Vector, T.Matrix))
@@ -93,7 +94,7 @@ def undisc_container(a: Analysis, rule: Rule, bound: Bound, span: object) -> Val
     """Clipped Data rows re-measured as real rows in the clip norm: 2-sensitive."""
     m = bound["m"]
     assert m is not None
-    if not _container(a, m, span, "undisc_container"):
+    if not require_container(a, m, span, "undisc_container"):
         return unknown(m.ctx)
     t = m.type
     assert isinstance(t, (T.Vector, T.Matrix))

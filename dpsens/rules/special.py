@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from dpsens.rules import containers, higher_order, local_model, mechanisms, misc
+from dpsens.rules import arrays, containers, higher_order, local_model, mechanisms, misc
 
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
@@ -31,6 +31,10 @@ RULES: dict[str, SpecialRule] = {
     "mean": misc.mean_rule,
     "vector_norm": misc.vector_norm,
     "zeros": misc.zeros,
+    "extreme": arrays.extreme,
+    "sort": arrays.sort,
+    "flip": arrays.flip,
+    "cumsum": arrays.cumsum,
     "unbox": misc.unbox,
     "range": misc.range_rule,
     "laplace_mechanism": mechanisms.laplace,

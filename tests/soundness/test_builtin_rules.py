@@ -65,6 +65,12 @@ ELEMENTWISE = {
 }
 
 
+def _top_singular_vector(n: int) -> np.ndarray:
+    """The unit input that cumsum stretches most (it attains the L2 claim)."""
+    _, _, vt = np.linalg.svd(np.tril(np.ones((n, n))))
+    return vt[0]
+
+
 def _conversion_rules() -> list[Rule]:
     rules = []
     for (a, b), (claimed, witness) in CONVERSIONS.items():
@@ -210,6 +216,32 @@ RULES: list[Rule] = [
           ("v[i]", lambda v, i: v[i % v.shape[0]], vectors, None, np.eye(2)[0]),
           ("m[:,j] as (L1,T)", lambda m, j: m[:, j % m.shape[1]], matrices, "L1", np.eye(2)[:1]),
       )],
+    # --- np.max / np.min: 1 in every metric; np.sort: 1 on reals, Data rows move --
+    *[Rule(f"{name} ({c},{kind}) {shape}", f, space(c, kind), Metric("L1", kind), one,
+           witnesses=[Witness(2, np.array([1.0, 0.0]) if shape == "vector" else np.eye(2)[:1],
+                              np.zeros(2) if shape == "vector" else np.zeros((1, 2)))])
+      for name, f in (("np.max", np.max), ("np.min", lambda v: np.min(-v)))
+      for c in NORMS for kind in ("Real", "Data")
+      for shape, space in (("vector", vectors), ("matrix", matrices))],
+    *[Rule(f"np.sort ({c},Real) {shape}", np.sort, space(c, "Real"), Metric(c, "Real"), one,
+           witnesses=[onehot_zeros(3) if shape == "vector" else as_rows(onehot_zeros(3))])
+      for c in NORMS for shape, space in (("vector", vectors), ("matrix", matrices))],
+    *[Rule(f"np.sort ({c},Data) vector", np.sort, vectors(c, "Data"), Metric(c, "Data"), claim,
+           witnesses=[Witness(n, np.arange(1.0, n + 1), np.r_[n + 1.0, np.arange(2.0, n + 1)])
+                      for n in (1, 3, 5)])
+      for c, claim in (("L1", length), ("L2", root), ("L_inf", one))],
+    *[Rule(f"np.flip ({c},{kind}) {shape}", np.flip, space(c, kind), Metric(c, kind), one)
+      for c in NORMS for kind in ("Real", "Data")
+      for shape, space in (("vector", vectors), ("matrix", matrices))],
+    # --- np.cumsum: n in L1 and L_inf, 1/(2 sin(pi/(4n+2))) in L2 ---------------
+    Rule("np.cumsum (L1,Real) vector", np.cumsum, vectors("L1", "Real"), Metric("L1", "Real"),
+         length, witnesses=[onehot_zeros(n) for n in (1, 3, 5)]),
+    Rule("np.cumsum (L_inf,Real) vector", np.cumsum, vectors("L_inf", "Real"),
+         Metric("L_inf", "Real"), length, witnesses=[ones_zeros(n) for n in (1, 3, 5)]),
+    Rule("np.cumsum (L2,Real) vector", np.cumsum, vectors("L2", "Real"), Metric("L2", "Real"),
+         lambda n: 1 / (2 * np.sin(np.pi / (4 * n + 2))),
+         witnesses=[Witness(n, _top_singular_vector(n), np.zeros(n), slack=1e-9)
+                    for n in (1, 3, 5)]),
     # --- Data scaling: any map D -> D is 1-sensitive, even c < 1 ---------------
     *[Rule(f"Data scaling c={c}", lambda a, c=c: c * a,
            scalars("Data"), Metric("L1", "Data"), one,

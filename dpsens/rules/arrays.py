@@ -1,0 +1,89 @@
+"""numpy's extremes, rearrangements and running sums: np.max/np.min, np.sort, np.flip, np.cumsum.
+
+Proof sketches are in docs/rules.md (R-extreme, R-sort, R-flip, R-cumsum);
+the names of the functions are the names used by ``@rule(...)`` in the stubs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import sympy as sp
+
+from dpsens import types as T
+from dpsens.infer.values import Value, unknown
+from dpsens.rules.containers import require_container, row_length, with_metric
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+    from dpsens.rules.table import Rule
+
+Bound = dict[str, "Value | None"]
+
+
+def _argument(bound: Bound) -> Value:
+    value = next(iter(bound.values()))
+    assert value is not None
+    return value
+
+
+def _discrete(t: T.Vector | T.Matrix) -> bool:
+    return t.elem in ("Data", "Bool")
+
+
+def extreme(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.max / np.min of every entry: 1-sensitive in every metric."""
+    x = _argument(bound)
+    if not require_container(a, x, span, rule.qualname.split(".")[-1]):
+        return unknown(x.ctx)
+    t = x.type
+    assert isinstance(t, (T.Vector, T.Matrix))
+    # Real: |max x - max y| <= max |x_i - y_i|, at most any row norm, at most their sum.
+    # Data: the result differs only if some entry does, which is at least 1 away.
+    return Value(T.Scalar(t.elem), x.ctx)
+
+
+def sort(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.sort (of each row of a matrix): 1 on real rows; on Data rows every entry may move."""
+    x = _argument(bound)
+    if not require_container(a, x, span, "sort"):
+        return unknown(x.ctx)
+    t = x.type
+    assert isinstance(t, (T.Vector, T.Matrix))
+    # Sorted pairing minimizes sum phi(x_i - y_pi(i)) for convex phi, so sorting is
+    # 1-Lipschitz in every l_p; [1, 2, 3] vs [4, 2, 3] sort to 3 differing entries.
+    factor = T.norm_factor("L_inf", t.norm, row_length(t)) if _discrete(t) else E.ONE
+    return Value(t, C.scale(factor, x.ctx))  # sorting keeps row norms: a clip stays valid
+
+
+def flip(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.flip: the entries (and rows) reversed, an isometry of every metric."""
+    x = _argument(bound)
+    if not require_container(a, x, span, "flip"):
+        return unknown(x.ctx)
+    return Value(x.type, x.ctx)
+
+
+def cumsum(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.cumsum of a real vector: the norm of the lower-triangular ones matrix."""
+    x = _argument(bound)
+    t = x.type
+    if not isinstance(t, T.Vector) or _discrete(t):
+        a.report(span, "DPS301", "cumsum() needs a real or integer MetricVector "  # type: ignore[arg-type]
+                 f"(a matrix is flattened), got {t.show()}")
+        return unknown(x.ctx)
+    return Value(with_metric(t, t.norm, t.elem, None), C.scale(cumsum_factor(t.norm, t.length), x.ctx))
+
+
+@E.remembered
+def cumsum_factor(norm: str, n: E.Expr) -> E.Expr:
+    """||L_n|| in the norm: n in L1 (a change of the first entry) and L_inf (all ones),
+    1/(2 sin(pi/(4n + 2))) in L2, the largest singular value of L_n."""
+    if norm == "L2":
+        return E.div(E.ONE, 2 * sp.sin(sp.pi / (4 * n + 2)))
+    return n
+
+
+__all__ = ["cumsum", "cumsum_factor", "extreme", "flip", "sort"]

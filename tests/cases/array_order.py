@@ -1,0 +1,79 @@
+"""numpy's extremes, sorting, flipping and running sums (docs/rules.md R-extreme, R-sort,
+R-flip, R-cumsum)."""
+
+import numpy as np
+
+from dpsens import L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Real
+
+
+def largest(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return np.max(v)
+
+
+def smallest_entry(m: MetricMatrix[L2, Real]) -> Real:  # expect: m=1
+    return float(np.min(m))
+
+
+def largest_linf(v: MetricVector[L_inf, Integer]) -> Integer:  # expect: v=1
+    return np.amax(v)
+
+
+def largest_record(v: MetricVector[L1, Data]) -> Data:  # expect: v=1
+    return np.max(v)
+
+
+def range_width(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=2
+    return np.max(v) - np.min(v)
+
+
+def sorted_l1(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=1
+    return np.sort(v)
+
+
+def sorted_rows(m: MetricMatrix[L2, Real]) -> MetricMatrix[L2, Real]:  # expect: m=1
+    return np.sort(m)
+
+
+def sorted_data(v: MetricVector[L1, Data]) -> MetricVector[L1, Data]:  # expect: v=len(v)
+    return np.sort(v)
+
+
+def sorted_records(v: MetricVector[L_inf, Data]) -> MetricVector[L_inf, Data]:  # expect: v=1
+    return np.sort(v)
+
+
+def median_of_three(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=1
+    return np.sort(v)[1]
+
+
+def reversed_rows(m: MetricMatrix[L1, Real]) -> MetricMatrix[L1, Real]:  # expect: m=1
+    return np.flip(m)
+
+
+def running_l1(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=len(v)
+    return np.cumsum(v)
+
+
+def running_linf(v: MetricVector[L_inf, Real]) -> MetricVector[L_inf, Real]:  # expect: v=len(v)
+    return np.cumsum(v)
+
+
+def running_l2(v: MetricVector[L2, Real]) -> MetricVector[L2, Real]:  # expect: v=1/(2*sin(pi/(4*len(v) + 2)))
+    return np.cumsum(v)
+
+
+def running_total(v: MetricVector[L1, Real]) -> Real:  # expect: v=len(v)
+    return np.cumsum(v)[-1]  # the last entry of len(v)-sensitive sums; np.sum(v) is 1
+
+
+def running_matrix(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=inf
+    return np.cumsum(m)  # E: DPS301
+
+
+def max_along_axis(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=inf
+    return np.max(m, axis=0)  # E: DPS303
+
+
+def sorted_in_place(v: MetricVector[L1, Data]) -> MetricVector[L1, Data]:  # expect: v=inf; returns=unknown
+    v.sort()  # E: DPS203
+    return v  # a Data vector sorted in place may differ in every entry: not np.sort's value
