@@ -212,6 +212,15 @@ _register(
     "shrink(x, n, 3.0)",
 )
 _register(
+    "DPS307", "function-argument-captures", "error",
+    "A function passed for a Callable or PrivacyFunction parameter uses sensitive "
+    "values of the caller (a closure); they become unbounded.",
+    "The callee may call the function any number of times, and each call moves "
+    "the result (or spends privacy) by what the function captures; the callee's "
+    "summary bounds only its own parameters.",
+    "apply(lambda t: t + y, x)   # y is captured",
+)
+_register(
     "DPS401", "mechanism-metric", "error",
     "A noise mechanism receives a value measured in a metric its guarantee does not "
     "cover: Laplace needs a real number or an (L1, Real) container, the Gaussian "

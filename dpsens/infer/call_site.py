@@ -62,39 +62,50 @@ class CallSite:
                 self.unknown_statics.add(symbol)
 
     def _bind_functions(self) -> None:
-        """Instantiate sens(f, i), eps(f), delta(f) with the function passed for f."""
-        for symbol in self._function_symbols():
-            kind, name, position = _FUNCTION_SYMBOL.match(str(symbol)).groups()  # type: ignore[union-attr]
-            function = self.values.get(name)
-            if function is None or not isinstance(function.type, T.Callable_):
-                self.mapping[symbol] = E.INF
+        """Instantiate sens(f, i), eps(f), delta(f) with the function passed for f.
+
+        What the passed function captures from the caller is unbounded: the callee
+        may call it any number of times, with a cost that shows in none of its
+        parameters (sens(f, i) is only in a parameter when f is called on it).
+        This holds for every function argument, whether or not the callee's
+        results mention f (DPS307).
+        """
+        bound: dict[E.Expr, E.Expr] = {}
+        for param in self.summary.params:
+            function = self.values.get(param.name)
+            if param.callable_kind is None or function is None or \
+                    not isinstance(function.type, T.Callable_) or param.name not in self.summary.read:
                 continue
-            calls = self.summary.callable_types.get(name) or [(T.REAL,)]
-            if kind == "sens":
-                # The callee called f with these argument types; f's sensitivity in
-                # position i is the largest over those calls.
-                worst = E.ZERO
-                for types in calls:
-                    if int(position) >= len(types):
-                        continue
-                    sensitivities, result = self.caller.function_sensitivity(
+            # Never called directly (unused, or passed on): what its body reads counts.
+            captured: C.Context = function.ctx
+            for types in self.summary.callable_types.get(param.name, []):
+                if param.callable_kind == "privacy":
+                    epsilon, delta, exposed = self.caller.function_privacy(
                         function, list(types), self.span)
-                    # The callee uses f's result as a Real (call_function_parameter):
-                    # a Data result re-measured as a Real is unbounded.
-                    kind = T.scalar_kind_of(result.type) or "Real"
-                    factor = T.element_factor(kind, "Real") if result.type != UNKNOWN else E.INF
-                    worst = E.smax(worst, E.mul(factor, sensitivities[int(position)]))
-                    # f may be called any number of times: what it captures is unbounded.
-                    self.extra = C.add(self.extra, C.blow_up(result.ctx))
-                self.mapping[symbol] = worst
-            else:
-                costs = [self.caller.function_privacy(function, list(types), self.span)
-                         for types in calls]
-                pick = 0 if kind == "eps" else 1
-                worst = E.ZERO
-                for cost in costs:
-                    worst = E.smax(worst, cost[pick])
-                self.mapping[symbol] = worst
+                    for symbol, cost in ((f"eps({param.name})", epsilon),
+                                         (f"delta({param.name})", delta)):
+                        key = E.static_symbol(symbol)
+                        bound[key] = E.smax(bound.get(key, E.ZERO), cost)
+                    captured = C.add(captured, exposed)
+                    continue
+                sensitivities, result = self.caller.function_sensitivity(
+                    function, list(types), self.span)
+                # The callee uses f's result as a Real (call_function_parameter):
+                # a Data result re-measured as a Real is unbounded.
+                kind = T.scalar_kind_of(result.type) or "Real"
+                factor = T.element_factor(kind, "Real") if result.type != UNKNOWN else E.INF
+                for position, sensitivity in enumerate(sensitivities):
+                    key = E.static_symbol(f"sens({param.name}, {position})")
+                    bound[key] = E.smax(bound.get(key, E.ZERO), E.mul(factor, sensitivity))
+                captured = C.add(captured, result.ctx)
+            if not C.is_public(captured):
+                shown = ", ".join(f"'{v}'" for v in sorted(captured) if not E.is_zero(captured[v]))
+                self.caller.report(self.span, "DPS307", f"the function passed for '{param.name}' "
+                                   f"of {self.summary.name}() uses {shown}, which become unbounded: "
+                                   "the callee may call it any number of times")
+                self.extra = C.add(self.extra, C.blow_up(captured))
+        for symbol in self._function_symbols():
+            self.mapping[symbol] = bound.get(symbol, E.INF)
 
     def _parsed(self) -> list[tuple[str, str, str]]:
         return [_FUNCTION_SYMBOL.match(str(s)).groups() for s in self._function_symbols()]  # type: ignore[union-attr,misc]
@@ -163,7 +174,7 @@ class CallSite:
             return unknown(everything)
         if self.summary.kind in ("privacy", "local_randomizer"):
             return self.caller.privacy_call(self.summary, self.values, self.span, ret_type,
-                                            self.mapping, self.factors)
+                                            self.mapping, self.factors, self.extra)
         whole = self.context({p.name: p.sensitivity for p in self.summary.params})
         if self.summary.ret_parts is not None and isinstance(ret_type, T.TupleType):
             parts = tuple(Value(t, self.context(part))

@@ -36,6 +36,12 @@ class CallRules:
         label = ir.dotted_name(e.func) or "call"
         if qualified and not qualified.startswith("builtins."):
             label = qualified
+        if qualified in _FRAME_READERS:
+            # They reach every local by name, whatever their arguments: eval("x") is x.
+            self.report(e.span, "DPS203", f"call to '{label}' reads or changes the function's "
+                        "variables by name: every parameter becomes unbounded")
+            self.poisoned = True
+            return unknown(C.blow_up(self.tracked()))
         if not self._analyzable(callee) or "out" in keywords:
             return self._unknown_call(e, callee, args, keywords, label)
         result = self.call_value(callee, args, keywords, e.span, label)
@@ -272,6 +278,12 @@ class CallRules:
                 self.poisoned = True  # a caller's array may have changed
         return result
 
+
+_FRAME_READERS = frozenset({
+    "builtins.eval", "builtins.exec", "builtins.locals", "builtins.vars", "builtins.globals",
+    "builtins.breakpoint", "sys._getframe", "inspect.currentframe", "inspect.stack",
+    "inspect.trace", "inspect.getouterframes",
+})
 
 # ndarray methods that change their receiver instead of returning numpy's function of it
 # (v.sort() sorts v and returns None): never the rule of the function of the same name.

@@ -54,8 +54,11 @@ class PrivacyRules:
     def privacy_call(self: Analysis, summary: Summary, bound: dict[str, Value | None],
                      span: ir.Span, result_type: T.Type,
                      mapping: dict[E.Expr, E.Expr] | None = None,
-                     factors: dict[str, E.Expr] | None = None) -> Value:
-        """A call of a privacy function: its per-parameter histories, paid by the arguments."""
+                     factors: dict[str, E.Expr] | None = None,
+                     extra: C.Context = C.EMPTY) -> Value:
+        """A call of a privacy function: its per-parameter histories, paid by the arguments;
+        the variables of ``extra`` (captured by function arguments, or passed for static
+        parameters) pay (∞, ∞)."""
         if not self.require_privacy(span, f"{summary.name}()"):
             return unknown(C.total(v.ctx for v in bound.values() if v is not None))
         charges: dict[str, list[L.VarItem]] = {}
@@ -72,6 +75,9 @@ class PrivacyRules:
                     # unit steps, not ⌈d⌉ (one entry changes per step).
                     distance = E.mul(distance, distance)
                 charges.setdefault(variable, []).extend(L.in_group(history, distance))
+        for variable, r in extra.items():
+            if not E.is_zero(r):
+                charges.setdefault(variable, []).append(L.Charge(E.INF, E.INF))
         self.spend(span, {v: tuple(h) for v, h in charges.items()},
                    {"kind": "call", "function": summary.qualname,
                     "mechanisms": _instantiate(summary.mechanisms, mapping or {})})
@@ -88,8 +94,10 @@ class PrivacyRules:
         return Value(T.REAL)
 
     def function_privacy(self: Analysis, function: Value, arg_types: Sequence[T.Type],
-                         span: ir.Span) -> tuple[E.Expr, E.Expr]:
-        """The (ε, δ) a privacy function costs its first argument (basic composition)."""
+                         span: ir.Span) -> tuple[E.Expr, E.Expr, C.Context]:
+        """The (ε, δ) a privacy function costs its first argument (basic composition), and
+        the context of what else it depends on: the variables it captures and spends
+        privacy on, or releases."""
         from dpsens.privacy.compose import basic
 
         names = [self.fresh_variable("arg", t) for t in arg_types]
@@ -101,9 +109,12 @@ class PrivacyRules:
             spent = self.ledger.items
         finally:
             self.ledger, self.privacy = outer, privacy
+        released = {v for v, r in result.ctx.items() if not E.is_zero(r)}
+        exposed = {v: E.INF for v in sorted((L.variables(spent) | released) - set(names))}
         if not E.is_zero(result.ctx.get(names[0], E.ZERO)):
-            return E.INF, E.INF  # it releases its argument without noise
-        return basic(L.project(spent, names[0]))
+            return E.INF, E.INF, exposed  # it releases its argument without noise
+        epsilon, delta = basic(L.project(spent, names[0]))
+        return epsilon, delta, exposed
 
     def open_sample(self: Analysis, scope: SampleScope) -> None:
         """Start amplifying what is spent on a sample's pseudo variables."""

@@ -52,6 +52,7 @@ class Summary:
     accounting: str = ""
     mechanisms: list[dict[str, str]] = field(default_factory=list)
     mutated: frozenset[str] = frozenset()  # parameters whose arrays the function may change
+    read: frozenset[str] = frozenset()  # every name the body mentions (a function never read is never called)
 
 
 def resolve_params(program: Program, module: ir.Module, function: ir.Function
@@ -132,6 +133,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
     summary.conditions = list(analysis.assumptions)
     summary.callable_types = dict(analysis.shared.callable_types)
     summary.mutated = frozenset(analysis.shared.mutated)
+    summary.read = frozenset(ir.names_read(function.body))
     summary.assumptions = sorted(E.render(c) for c in analysis.assumptions)
     for param in summaries:
         if not param.static:

@@ -121,7 +121,7 @@ def apply(f: Callable, x: Real) -> Real:  # expect: f=static; x=sens(f, 0)
 
 
 def apply_caller(x: Real, y: Real) -> Real:  # expect: x=1; y=inf
-    return apply(lambda t: t + y, x)
+    return apply(lambda t: t + y, x)  # E: DPS307
 
 
 def reduce_captures(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=inf; x=inf; returns=unknown

@@ -1,0 +1,62 @@
+"""What functions passed to Callable and PrivacyFunction parameters capture (DPS307),
+and builtins that read locals by name.
+
+A callee may call a function argument any number of times, so the caller's
+values that the function uses are unbounded, whether or not the callee's
+result mentions the function (it may hide the calls from the analysis).
+"""
+
+from typing import Callable
+
+import numpy as np
+
+from dpsens import Priv, PrivacyFunction, Real, laplace_mechanism
+
+
+def apply_twice(f: Callable[[Real], Real], x: Real) -> Real:  # expect: f=static; x=2*sens(f, 0)
+    return f(x) + f(x)
+
+
+def captured_by_callee(x: Real, y: Real) -> Real:  # expect: x=2; y=inf
+    return apply_twice(lambda t: t + y, x)  # E: DPS307
+
+
+def hides_the_calls(f: Callable[[Real], Real], x: Real) -> Real:  # expect: f=static; x=inf; returns=unknown
+    g = lambda t: f(t)
+    return np.vectorize(g)(x)  # E: DPS203
+
+
+def captured_through_hidden_calls(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf; returns=unknown
+    return hides_the_calls(lambda t: t + y, x)  # E: DPS307
+
+
+def passes_it_on(f: Callable[[Real], Real], x: Real) -> Real:  # expect: f=static; x=2*sens(f, 0)
+    return apply_twice(f, x)
+
+
+def captured_through_a_second_callee(x: Real, y: Real) -> Real:  # expect: x=2; y=inf
+    return passes_it_on(lambda t: t + y, x)  # E: DPS307
+
+
+def never_reads_it(f: Callable[[Real], Real], x: Real) -> Real:  # expect: f=static; x=1
+    return x
+
+
+def captured_but_never_called(x: Real, y: Real) -> Real:  # expect: x=1; y=0
+    return never_reads_it(lambda t: t + y, x)
+
+
+def release_with(f: PrivacyFunction, x: Real) -> Priv[Real]:  # expect: f=static; x=(eps(f), delta(f)); accounting=sequential
+    return f(x)
+
+
+def privacy_captured(x: Real, y: Real) -> Priv[Real]:  # expect: x=(1, 0); y=(inf, inf); accounting=sequential
+    return release_with(lambda d: laplace_mechanism(1.0, 1.0, d + y), x)  # E: DPS307
+
+
+def evaluated(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    return eval("x")  # E: DPS203
+
+
+def read_from_locals(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    return locals()["x"]  # E: DPS202, DPS203
