@@ -199,9 +199,26 @@ def _gaussian_charge(a: Analysis, span: Any, variable: str, r: E.Expr, s: E.Expr
         return (UNBOUNDED,)
     if verdict is None:
         a.assume(sp.Le(r, s))
-    multiplier = None if sigma is None else E.div(sigma, r)
-    rho = None if multiplier is None else E.div(E.ONE, 2 * multiplier**2)
+    # A symbolic σ still marks the charge as Gaussian (parallel composition over rows
+    # holds for it); a call site that makes s, ε and δ numbers makes σ a number.
+    multiplier = E.div(sigma if sigma is not None else AnalyticGaussianSigma(s, eps, delta), r)
+    rho = None if sigma is None else E.div(E.ONE, 2 * multiplier**2)
     return (L.Charge(eps, delta, rho=rho, gaussian=multiplier),)
+
+
+class AnalyticGaussianSigma(sp.Function):
+    """σ of the analytic Gaussian for (s, ε, δ), a number once all three are numbers."""
+
+    nargs = 3
+
+    @classmethod
+    def eval(cls, s: E.Expr, eps: E.Expr, delta: E.Expr) -> E.Expr | None:  # noqa: D102
+        if not all(v.is_number for v in (s, eps, delta)):
+            return None
+        return _analytic_sigma(s, eps, delta)  # None (invalid numbers) stays unevaluated
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"analytic_gaussian_sigma({', '.join(printer._print(a) for a in self.args)})"
 
 
 def _analytic_sigma(s: E.Expr | None, eps: E.Expr | None, delta: E.Expr | None) -> E.Expr | None:

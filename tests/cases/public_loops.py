@@ -170,6 +170,17 @@ def gaussian_rows_in_parallel(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expec
     return out
 
 
+def symbolic_gaussian_rows(m: MetricMatrix[L1, Real], eps: Static[float], dl: Static[float]) -> Priv[Real]:  # expect: m=(eps, dl); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=sequential
+    out = 0.0
+    for r in m:  # a Gaussian per row with symbolic (eps, dl): still one charge (parallel)
+        out = out + gaussian_mechanism(1.0, eps, dl, np.sum(np.clip(r, 0.0, 1.0)))
+    return out
+
+
+def symbolic_gaussian_rows_caller(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(0.872471, 1/100000); accounting=gdp
+    return symbolic_gaussian_rows(m, 1.0, 1e-6)  # the call makes sigma a number: exact GDP
+
+
 def branch_rows_stay_per_iteration(m: MetricMatrix[L1, Real], flag: Static[bool]) -> Priv[Real]:  # expect: m=(rows(m), 0); flag=static; accounting=basic
     out = 0.0
     for r in m:
