@@ -176,17 +176,16 @@ class CallRules:
             value = bound[param.name]
             child.env[param.name] = value if value is not None else child.expr(param.default)
         captured = {n: v for n, v in child.env.items() if n not in names}
-        if isinstance(node, ir.Lambda):
-            result = child.expr(node.body)
-        elif node in self.program.inline_stack:
-            self.report(span, "DPS204", f"recursive call of '{node.name}'")
-            return unknown(C.total(a.ctx for a in args))
-        else:
-            self.program.inline_stack.append(node)
-            try:
-                result = child.run_body(node.body)
-            finally:
-                self.program.inline_stack.pop()
+        if node in self.program.inline_stack:  # g = lambda t: g(t), or through a def
+            shown = "a lambda" if isinstance(node, ir.Lambda) else f"'{node.name}'"
+            self.report(span, "DPS204", f"recursive call of {shown}")
+            read = [captured[n].ctx for n in ir.names_read(node) if n in captured]
+            return unknown(C.total([*(a.ctx for a in args), *read]))
+        self.program.inline_stack.append(node)
+        try:
+            result = child.expr(node.body) if isinstance(node, ir.Lambda) else child.run_body(node.body)
+        finally:
+            self.program.inline_stack.pop()
         self._keep_closure_stores(node, scope, child, captured)
         return result
 

@@ -57,6 +57,19 @@ def recursive(x: Real, n: Static[int]) -> Real:  # expect: x=inf; n=static
     return recursive(x, n - 1)  # E: DPS204
 
 
+def recursive_lambda(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf; returns=unknown
+    g = lambda t: y
+    g = lambda t: g(t) + y  # E: DPS204
+    return g(x)
+
+
+def mutually_recursive_lambdas(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    f = lambda t: 0.0
+    g = lambda t: f(t)  # E: DPS204
+    f = lambda t: g(t)
+    return f(x)
+
+
 def unknown_function(x: Real) -> Real:  # expect: x=inf; returns=unknown
     return undefined_helper(x)  # E: DPS203
 
