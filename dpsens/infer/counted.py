@@ -1,0 +1,95 @@
+"""R-if-counted: a branch on discrete data that only adds public amounts to numbers.
+
+``if r[0] > 0.5: count += 1`` with r a Data row: where the condition is the
+same on both inputs, both branches move ``count`` alike; where it flips, the
+outcomes differ by the public difference of what the branches add, and it
+can flip only if a variable it depends on changed, which for a discrete
+metric is a change of at least 1. So count gains D·Σ_{x ∈ V_c} d(x) instead of
+∞·Γ_c (docs/rules.md R-if-counted).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from dpsens import ir
+from dpsens import types as T
+from dpsens.infer.values import Value
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+
+_SIMPLE = (ir.Const, ir.Name, ir.BinOp, ir.UnaryOp)  # expressions without effects
+
+
+def counted_branch(a: Analysis, statement: ir.If, test: Value) -> bool:
+    """Apply R-if-counted to the statement if it has that shape; False when it does not."""
+    if not test.ctx or not all(T.is_discrete_metric(a.var_types.get(v, T.REAL)) for v in test.ctx):
+        return False
+    offsets = [_offsets(a, body) for body in (statement.body, statement.orelse)]
+    if offsets[0] is None or offsets[1] is None:
+        return False
+    flips = {variable: E.ONE for variable in test.ctx}  # 1{c flips} <= sum of d(x), x in V_c
+    for name in sorted(set(offsets[0]) | set(offsets[1])):
+        old = a.env.get(name)
+        if old is None or not isinstance(old.type, T.Scalar) or old.type.kind not in ("Real", "Integer"):
+            return False
+        gap = _difference(offsets[0].get(name), offsets[1].get(name))
+        if gap is None:
+            return False
+        offsets[0][name] = Value(old.type, C.add(old.ctx, C.scale(gap, flips)))
+    for name, value in offsets[0].items():
+        a.assign(ir.NameTarget(statement.span, name), value)
+    return True
+
+
+def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
+    """name -> the public amount the body adds to it, if the body only does ``u += e``."""
+    added: dict[str, Value] = {}
+    for statement in body:
+        found = _increment(statement)
+        if found is None or found[0] in added:
+            return None
+        name, amount, sign = found
+        if ir.names_read(amount) & ({name} | set(added)):
+            return None
+        value = a.expr(amount)
+        if not value.public or value.magnitude() is None or not isinstance(value.type, T.Scalar):
+            return None
+        exact = None if value.exact is None else E.mul(E.number(sign), value.exact)
+        added[name] = Value(value.type, C.EMPTY, exact, value.magnitude() if exact is None else None)
+    return added
+
+
+def _increment(statement: ir.Stmt) -> tuple[str, ir.Expr, int] | None:
+    """(u, e, ±1) for ``u += e``, ``u -= e``, ``u = u + e``, ``u = e + u``, ``u = u - e``."""
+    if isinstance(statement, ir.AugAssign) and isinstance(statement.target, ir.NameTarget) \
+            and statement.op in ("+", "-") and isinstance(statement.value, _SIMPLE):
+        return statement.target.id, statement.value, 1 if statement.op == "+" else -1
+    if not (isinstance(statement, ir.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ir.NameTarget)
+            and isinstance(statement.value, ir.BinOp) and statement.value.op in ("+", "-")):
+        return None
+    name, value = statement.targets[0].id, statement.value
+    if isinstance(value.left, ir.Name) and value.left.id == name and isinstance(value.right, _SIMPLE):
+        return name, value.right, 1 if value.op == "+" else -1
+    if value.op == "+" and isinstance(value.right, ir.Name) and value.right.id == name \
+            and isinstance(value.left, _SIMPLE):
+        return name, value.left, 1
+    return None
+
+
+def _difference(first: Value | None, second: Value | None) -> E.Expr | None:
+    """A bound on |first − second| for public amounts (None: not bounded)."""
+    if first is not None and second is not None and first.exact is not None \
+            and second.exact is not None:
+        return E.absolute(first.exact - second.exact)
+    bounds = [v.magnitude() if v is not None else E.ZERO for v in (first, second)]
+    if any(b is None for b in bounds):
+        return None
+    return E.add(bounds[0], bounds[1])  # type: ignore[arg-type]
+
+
+__all__ = ["counted_branch"]

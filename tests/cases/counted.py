@@ -1,0 +1,63 @@
+"""R-if-counted: branches on discrete data that only add public amounts (docs/rules.md).
+
+Where the condition flips, the outcomes differ by the public difference of
+the amounts, and a discrete input that changes is at least 1 away.
+"""
+
+from dpsens import L1, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, laplace_mechanism
+
+
+def count_rows_above(d: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: d=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    counter = 0
+    for r in d:
+        if r[0] > 0.5:
+            counter = counter + 1
+    return laplace_mechanism(1.0, eps, counter)
+
+
+def score_entries(v: MetricVector[L1, Data]) -> Real:  # expect: v=3
+    total = 0.0
+    for e in v:
+        if e > 3.0:
+            total += 2.0
+        else:
+            total -= 1.0
+    return total
+
+
+def step_integer(k: Integer) -> Real:  # expect: k=1
+    out = 0.0
+    if k > 0:
+        out += 1.0
+    return out
+
+
+def two_counters(k: Integer, c: Static[float]) -> Real:  # expect: k=abs(c) + 1; c=static
+    low, high = 0.0, 0.0
+    if k > 0:
+        high = high + c
+    else:
+        low = 1.0 + low
+    return low + high
+
+
+def step_real(x: Real) -> Real:  # expect: x=inf
+    out = 0.0
+    if x > 0:  # a real input may change by 1e-9 and flip the branch
+        out += 1.0
+    return out
+
+
+def sensitive_amount(k: Integer, y: Real) -> Real:  # expect: k=inf; y=1
+    out = 0.0
+    if k > 0:
+        out += y  # not a public amount: the general rule
+    return out
+
+
+def other_statements(k: Integer) -> Real:  # expect: k=inf
+    out = 0.0
+    if k > 0:
+        out += 1.0
+        out = 2.0 * out  # not an addition: the general rule
+    return out
