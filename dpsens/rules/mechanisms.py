@@ -320,7 +320,7 @@ def report_noisy_max(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
 
 
 def above_threshold(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
-    """Sparse vector (AboveThreshold): 1-sensitive queries, costs eps (group privacy beyond 1)."""
+    """Sparse vector (AboveThreshold): c-sensitive queries (c <= 1) cost eps·c per unit of data."""
     queries, data = bound["queries"], bound["data"]
     assert queries is not None and data is not None
     if not a.require_privacy(span, "above_threshold()"):
@@ -332,7 +332,9 @@ def above_threshold(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         (s_q,), result = a.function_sensitivity(query, [data.type], span)
         worst = E.smax(worst, s_q)
         captured = C.add(captured, result.ctx)
-    ctx = data.ctx
+    # Noise calibrated for 1-sensitive queries: with c-sensitive ones (c <= 1) the
+    # algorithm is the one calibrated for c at eps·c, so the charge is eps·c·d.
+    ctx = C.scale(worst, data.ctx)
     if E.decide_le(worst, E.ONE) is not True or captured:
         a.report(span, "DPS404", f"above_threshold() needs 1-sensitive queries in data; "
                  f"these are {E.render(worst)}-sensitive")

@@ -3,7 +3,8 @@
 import numpy as np
 
 from dpsens import (
-    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, fold, map_rows,
+    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, above_threshold,
+    clip, count, fold, map_rows,
     gaussian_mechanism, gaussian_mechanism_zcdp, laplace_mechanism, norm_convert,
     randomized_response, report_noisy_max, sample, undisc_container,
 )
@@ -117,3 +118,18 @@ def noisy_fold(v: MetricVector[L1, Real], eps: Static[float]) -> Priv[Real]:  # 
 
 def conditional_expression(x: Real, flag: Static[bool]) -> Priv[Real]:  # expect: x=(2, 0); flag=static; accounting=sequential
     return laplace_mechanism(1.0, 2.0, x) if flag else laplace_mechanism(1.0, 1.0, x)
+
+
+def first_large_count(xs: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[int]:  # expect: xs=(eps, 0); eps=static; accounting=sequential; assumes=eps > 0
+    return above_threshold((lambda d: count(lambda r: r[0] > 1.0, d),
+                            lambda d: count(lambda r: r[0] > 2.0, d)), eps, xs, 10.0)
+
+
+def first_large_half_count(xs: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[int]:  # expect: xs=(eps/2, 0); eps=static; accounting=sequential; assumes=eps > 0
+    # 1/2-sensitive queries under noise calibrated for 1: the algorithm calibrated for 1/2 at eps/2
+    return above_threshold((lambda d: 0.5 * count(lambda r: r[0] > 1.0, d),
+                            lambda d: 0.5 * count(lambda r: r[0] > 2.0, d)), eps, xs, 10.0)
+
+
+def first_large_double_count(xs: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[int]:  # expect: xs=(inf, 0); eps=static; accounting=sequential; assumes=eps > 0
+    return above_threshold((lambda d: 2.0 * count(lambda r: r[0] > 1.0, d),), eps, xs, 10.0)  # E: DPS404
