@@ -213,8 +213,21 @@ def truth(value: Value) -> C.Context:
     return C.blow_up(value.ctx)
 
 
-def compare(a: Value, b: Value) -> Value:
-    """``a < b``: a Bool (entrywise: a Data container), continuous only in discrete operands."""
+_INTEGER_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+    "==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
+    "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y,
+}
+
+
+def compare(a: Value, b: Value, op: str | None = None) -> Value:
+    """``a < b``: a Bool (entrywise: a Data container), continuous only in discrete operands.
+
+    Public integers with known values compare to a known Bool (1 or 0): Python's
+    integers are exact, like sympy's (floats are not, so their results stay unknown).
+    """
+    if op in _INTEGER_COMPARISONS and all(_known_integer(v) for v in (a, b)):
+        outcome = _INTEGER_COMPARISONS[op](int(a.exact), int(b.exact))  # type: ignore[arg-type]
+        return Value(T.BOOL, C.EMPTY, exact=E.number(outcome))
     operands = [a, b]
     shaped = max(operands, key=lambda v: (_RANK.get(type(v.type), 0), not v.public)).type
     result_type: T.Type = T.BOOL
@@ -229,6 +242,11 @@ def compare(a: Value, b: Value) -> Value:
         else:
             ctx = C.add(ctx, C.blow_up(operand.ctx))
     return Value(result_type, ctx)
+
+
+def _known_integer(value: Value) -> bool:
+    return isinstance(value.type, T.Scalar) and value.type.kind in ("Integer", "Bool") \
+        and value.public and value.exact is not None and bool(value.exact.is_Integer)
 
 
 def boolean(op: str, values: Sequence[Value]) -> Value:

@@ -15,7 +15,7 @@ from dpsens.infer.mutation import MutationRules
 from dpsens.infer.privacy import PrivacyRules, SampleScope
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.infer.stmts import StatementRules
-from dpsens.infer.values import UNKNOWN, Value, join, number, static, tuple_value, unknown
+from dpsens.infer.values import UNKNOWN, Value, decided, join, number, static, tuple_value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -164,12 +164,15 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 return arith.invert(operand)
             return Value(T.BOOL, arith.truth(operand))
         if isinstance(e, ir.Compare):
-            return arith.compare(*arith.unify_sizes([self.expr(e.left), self.expr(e.right)],
-                                                    self.assume))
+            left, right = arith.unify_sizes([self.expr(e.left), self.expr(e.right)], self.assume)
+            return arith.compare(left, right, e.op)
         if isinstance(e, ir.BoolOp):
             return arith.boolean(e.op, [self.expr(v) for v in e.values])
         if isinstance(e, ir.IfExp):
             test = self.expr(e.test)
+            taken = decided(test)
+            if taken is not None:  # a known public Bool: only that arm runs
+                return self.expr(e.body if taken else e.orelse)
             outer = self.ledger
             arms = []
             for arm in (e.body, e.orelse):

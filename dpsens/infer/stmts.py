@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Sequence
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.counted import counted_branch
-from dpsens.infer.values import UNKNOWN, Value, join, tuple_value, unknown
+from dpsens.infer.values import UNKNOWN, Value, decided, join, tuple_value, unknown
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.sym import context as C
 
@@ -64,6 +64,12 @@ class StatementRules:
     def branch(self: Analysis, statement: ir.If) -> Flow:
         """max(Γ_A, Γ_B) + ∞·Γ_c for everything either branch assigns or returns."""
         test = self.expr(statement.test)
+        taken = decided(test)
+        if taken is not None:  # a known public Bool: only that branch runs
+            flow = self.child().block(statement.body if taken else statement.orelse)
+            if flow.env is not None:
+                self.env = flow.env
+            return Flow(flow.env, flow.returned)
         if counted_branch(self, statement, test):
             return Flow(self.env)
         taint = C.blow_up(test.ctx)

@@ -50,6 +50,13 @@ def static(kind: T.Type, exact: E.Expr | None) -> Value:
     return Value(kind, C.EMPTY, exact=exact)
 
 
+def decided(test: Value) -> bool | None:
+    """Which way a public Bool of known value goes (None when it is not known)."""
+    if test.type != T.BOOL or not test.public or test.exact is None or not test.exact.is_Integer:
+        return None
+    return bool(test.exact)
+
+
 def unknown(ctx: C.Context) -> Value:
     """A value about which nothing is known: unbounded in everything it depends on."""
     return Value(UNKNOWN, C.blow_up(ctx))

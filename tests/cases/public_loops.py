@@ -9,7 +9,7 @@ so the results below are the exact sensitivities, not ∞ or max |i|.
 import numpy as np
 
 from dpsens import (
-    L1, L2, L_inf, Data, MetricMatrix, MetricVector, Priv, Real, Static, clip, gaussian_mechanism,
+    L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, clip, gaussian_mechanism,
     laplace_mechanism, undisc_container,
 )
 
@@ -242,3 +242,36 @@ def noisy_indexed_rows(m: MetricMatrix[L1, Real], k: Static[int]) -> Priv[Real]:
     for i in range(k):
         out = out + laplace_mechanism(1.0, 1.0, np.sum(np.clip(m[i], 0.0, 1.0)))
     return out
+
+
+def first_iteration_branch(x: Real, y: Real) -> Real:  # expect: x=1; y=4
+    acc = 0.0
+    for i in range(5):
+        if i == 0:  # a known index decides the branch: only one runs
+            acc = x
+        else:
+            acc = acc + y
+    return acc
+
+
+def even_iterations(x: Real) -> Real:  # expect: x=2
+    out = 0.0
+    for k in range(4):
+        out = out + (x if k % 2 == 0 else 0.0)
+    return out
+
+
+def never_taken(a: Integer) -> Integer:  # expect: a=0
+    x = 0
+    for i in range(1, 11):  # DiffPrivacyInference's demutation test 03d: i == 0 never holds
+        if i == 0:
+            x = a
+        else:
+            a = 2 * a
+    return x
+
+
+def float_equality_stays_undecided(x: Real) -> Real:  # expect: x=5
+    if 0.1 + 0.2 == 0.3:  # False for floats, True for exact rationals: both branches count
+        return 5.0 * x
+    return x
