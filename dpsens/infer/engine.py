@@ -37,6 +37,10 @@ class _Shared:
     loop_counts: list[E.Expr] = field(default_factory=list)  # enclosing loops' counts
     aliases: dict[str, str] = field(default_factory=dict)  # name -> root of its alias group
     loop_states: dict[str, C.Context] = field(default_factory=dict)  # carried value -> its bound
+    # Findings about a loop-carried value at the start of an iteration (a pseudo
+    # variable): (variable, span, code, message), reported only if that value turns
+    # out to depend on sensitive inputs (loops.settle_findings).
+    deferred: list[tuple[str, Span, str, str]] = field(default_factory=list)
     # Argument types each Callable/PrivacyFunction parameter was called with.
     callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
     views: set[str] = field(default_factory=set)  # names that may see only part of the root

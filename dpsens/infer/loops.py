@@ -15,7 +15,7 @@ import sympy as sp
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.mutation import target_names
-from dpsens.infer.values import Value, join_types, unknown
+from dpsens.infer.values import LOOP_PREFIX, Value, join_types, unknown
 from dpsens.privacy.ledger import Charge, Event, Ledger, Loop, retarget, variables
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -104,7 +104,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         once += paid_once
     # Other charges on one element are paid by the container, every iteration.
     items = _moved(items, {variable: source for variable, _, source in shares})
-    spent = _charged_to_inputs(items, pseudo, initial, before_last, a.shared.loop_states)
+    bounds = _carried_bounds(pseudo, initial, before_last, a.shared.loop_states)
+    settle_findings(a, bounds)
+    spent = _charged_to_inputs(items, bounds)
     if spent:
         a.ledger.items.append(Loop(repetitions, tuple(spent)))
     a.ledger.items.extend(once)
@@ -223,29 +225,54 @@ def _moved(items: list, moves: dict[str, C.Context]) -> list:  # type: ignore[ty
     return kept + retarget(items, {v: dict(ctx) for v, ctx in moves.items()})
 
 
-def _charged_to_inputs(items: list, pseudo: dict[str, str], initial: dict[str, C.Context],
-                       before_last: dict[str, C.Context],
-                       states: dict[str, C.Context]) -> list:  # type: ignore[type-arg]
-    """Charges on a carried value at the start of an iteration, paid by the inputs.
+def _carried_bounds(pseudo: dict[str, str], initial: dict[str, C.Context],
+                    before_last: dict[str, C.Context],
+                    states: dict[str, C.Context]) -> dict[str, C.Context]:
+    """What each carried value's pseudo variable stands for, over every iteration.
 
     In iteration t the carried value u moves by its state-t context; every
     state is below the start plus the state before the last iteration (the
     sums are monotone in t for the closed forms), or below the join of all
     states when the loop was unrolled.
     """
-    from dpsens.infer.privacy import _drop
-
-    carried = set(pseudo.values())
-    if not carried & variables(items):
-        return items
-    moves = {}
+    bounds = {}
     for name, variable in pseudo.items():
         bound = states.get(variable)
-        if bound is None:
-            bound = C.add(initial[name], before_last.get(variable, C.EMPTY))
-        moves[variable] = dict(bound)
+        bounds[variable] = bound if bound is not None else \
+            C.add(initial[name], before_last.get(variable, C.EMPTY))
+    return bounds
+
+
+def _charged_to_inputs(items: list, bounds: dict[str, C.Context]) -> list:  # type: ignore[type-arg]
+    """Charges on a carried value at the start of an iteration, paid by the inputs."""
+    from dpsens.infer.privacy import _drop
+
+    carried = set(bounds)
+    if not carried & variables(items):
+        return items
     kept = [i for i in (_drop(item, carried) for item in items) if i is not None]
-    return kept + retarget(items, moves)
+    return kept + retarget(items, {variable: dict(bound) for variable, bound in bounds.items()})
+
+
+def settle_findings(a: Analysis, bounds: dict[str, C.Context]) -> None:
+    """Report the deferred findings on carried values that depend on sensitive inputs.
+
+    A finding on a carried value that stands for other carried values (of
+    enclosing loops) waits for those; on a public one it was never a problem
+    (a model updated only with noised values is public).
+    """
+    waiting = []
+    for variable, span, code, message in a.shared.deferred:
+        if variable not in bounds:
+            waiting.append((variable, span, code, message))
+            continue
+        sources = sorted(v for v, r in bounds[variable].items() if not E.is_zero(r))
+        inputs = [v for v in sources if not v.startswith(LOOP_PREFIX)]
+        if inputs:  # the message names the inputs the carried value depends on
+            a.report(span, code, message.format(", ".join(f"'{v}'" for v in inputs)))
+        else:
+            waiting.extend((v, span, code, message) for v in sources)
+    a.shared.deferred = waiting
 
 
 def _run_body(a: Analysis, s: ir.For, element: Value, start: dict[str, Value],

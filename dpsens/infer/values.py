@@ -50,6 +50,11 @@ def static(kind: T.Type, exact: E.Expr | None) -> Value:
     return Value(kind, C.EMPTY, exact=exact)
 
 
+# The prefix of the variables that stand for a loop-carried value at the start of an
+# iteration (Analysis.fresh_variable("loop", ...)).
+LOOP_PREFIX = "@loop"
+
+
 def decided(test: Value) -> bool | None:
     """Which way a public Bool of known value goes (None when it is not known)."""
     if test.type != T.BOOL or not test.public or test.exact is None or not test.exact.is_Integer:

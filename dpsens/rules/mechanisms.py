@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer.values import Value, tuple_value, unknown
+from dpsens.infer.values import LOOP_PREFIX, Value, tuple_value, unknown
 from dpsens.privacy import ledger as L
 from dpsens.rules.table import require_static
 from dpsens.sym import context as C
@@ -194,8 +194,12 @@ def _gaussian_charge(a: Analysis, span: Any, variable: str, r: E.Expr, s: E.Expr
                      delta: E.Expr, sigma: E.Expr | None) -> tuple[L.VarItem, ...]:
     verdict = E.decide_le(r, s)
     if verdict is False:
-        a.report(span, "DPS402", f"the noised value is {E.render(r)}-sensitive in "
-                 f"'{variable}' but gaussian_mechanism() was given s = {E.render(s)}")
+        message = (f"the noised value is {E.render(r)}-sensitive in {{}} but "
+                   f"gaussian_mechanism() was given s = {E.render(s)}")
+        if variable.startswith(LOOP_PREFIX):  # a carried value: wrong only if it is sensitive
+            a.shared.deferred.append((variable, span, "DPS402", message))
+        else:
+            a.report(span, "DPS402", message.format(f"'{variable}'"))
         return (UNBOUNDED,)
     if verdict is None:
         a.assume(sp.Le(r, s))
