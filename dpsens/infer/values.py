@@ -20,6 +20,11 @@ class Value:
     exact: E.Expr | None = None  # the symbolic value of a public number, when known
     bound: E.Expr | None = None  # an upper bound on |value| when the exact value is not known
     parts: tuple[Value, ...] | None = None  # components of a tuple value
+    # Clipped Data rows: a context bounding how many rows differ (each changed row of
+    # the clipped input is at least 1 away), tighter than ctx, which measures them in
+    # the Data metric. Set by clip() on the value it returns; any other operation makes
+    # a new Value without it, so it never outlives the value it describes.
+    rows: C.Context | None = None
 
     @property
     def public(self) -> bool:
@@ -35,7 +40,7 @@ class Value:
     def with_ctx(self, ctx: C.Context) -> Value:
         """The same value with another context (static knowledge kept only if public)."""
         if C.is_public(ctx):
-            return replace(self, ctx=ctx)
+            return replace(self, ctx=ctx, rows=None)
         return Value(self.type, ctx, parts=self.parts)
 
 

@@ -75,7 +75,10 @@ def clip(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     assert isinstance(t, (T.Vector, T.Matrix))
     elem = "Real" if t.elem == "Integer" else t.elem
     factor = clip_factor(norm, t.norm, t.elem, row_length(t))
-    return Value(with_metric(t, t.norm, elem, norm), C.scale(factor, v.ctx))
+    # Clipping works row by row, so no more rows differ than in v, and a changed
+    # Data row is at least 1 away in any Data metric: v's context bounds them.
+    rows = (v.rows if v.rows is not None else v.ctx) if t.elem == "Data" else None
+    return Value(with_metric(t, t.norm, elem, norm), C.scale(factor, v.ctx), rows=rows)
 
 
 def norm_convert(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -103,5 +106,8 @@ def undisc_container(a: Analysis, rule: Rule, bound: Bound, span: object) -> Val
                  f"(clip them first), got {t.show()}")
         return unknown(m.ctx)
     # Two rows of norm <= 1 are at most 2 apart in that norm; rows that differ
-    # are at least 1 apart in any Data metric.
-    return Value(with_metric(t, t.clip, "Real", t.clip), C.scale(E.number(2), m.ctx))
+    # are at least 1 apart in any Data metric, and m.rows (from clip) bounds their
+    # number directly: one changed entry of an (L2, Data) row is one changed row,
+    # though √cols(m) away once clipped (docs/rules.md L19).
+    changed = m.rows if m.rows is not None else m.ctx
+    return Value(with_metric(t, t.clip, "Real", t.clip), C.scale(E.number(2), changed))

@@ -109,3 +109,20 @@ def takes_l1_clipped(m: ClippedMatrix[L1, L_inf, Data]) -> MetricVector[L1, Real
 
 def l2_clip_is_not_l1(data: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:  # expect: data=inf
     return takes_l1_clipped(clip(L2, data))  # E: DPS301
+
+
+def undisc_l2_rows(m: MetricMatrix[L2, Data]) -> MetricMatrix[L2, Real]:  # expect: m=2; returns=MetricMatrix[L2, Real]
+    # One changed entry is one changed row: 2 apart once clipped, whatever sqrt(cols(m)) says
+    return undisc_container(clip(L2, m))
+
+
+def undisc_l1_vector_through_a_name(v: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: v=2; returns=MetricVector[L1, Real]
+    clipped = clip(L1, v)  # the clipped vector is one record: 2 apart in L1 if anything changed
+    return undisc_container(clipped)
+
+
+
+def sliced_clipped_rows(m: MetricMatrix[L1, Data]) -> MetricMatrix[L1, Real]:  # expect: m=2*cols(m); returns=MetricMatrix[L1, Real]
+    # Only clip's own result carries the changed-row count: a slice of it is measured
+    # in (L1, Data) again, cols(m) per changed row (sound, loose: the truth is 2)
+    return undisc_container(clip(L1, m)[0:2])
