@@ -99,7 +99,10 @@ class CallSite:
                     bound[key] = E.smax(bound.get(key, E.ZERO), E.mul(factor, sensitivity))
                 captured = C.add(captured, result.ctx)
             if not C.is_public(captured):
-                shown = ", ".join(f"'{v}'" for v in sorted(captured) if not E.is_zero(captured[v]))
+                # '@loop3' and the like stand for values of the enclosing loop or rows.
+                names = sorted(v for v in captured if not E.is_zero(captured[v]))
+                shown = ", ".join(f"'{v}'" for v in names if not v.startswith("@")) or \
+                    "values of an enclosing loop"
                 self.caller.report(self.span, "DPS307", f"the function passed for '{param.name}' "
                                    f"of {self.summary.name}() uses {shown}, which become unbounded: "
                                    "the callee may call it any number of times")

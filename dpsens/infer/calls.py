@@ -36,7 +36,8 @@ class CallRules:
         label = ir.dotted_name(e.func) or "call"
         if qualified and not qualified.startswith("builtins."):
             label = qualified
-        if qualified in _FRAME_READERS:
+        if qualified is not None and (qualified in _FRAME_READERS
+                                      or qualified.startswith(_FRAME_READER_MODULES)):
             # They reach every local by name, whatever their arguments: eval("x") is x.
             self.report(e.span, "DPS203", f"call to '{label}' reads or changes the function's "
                         "variables by name: every parameter becomes unbounded")
@@ -280,9 +281,11 @@ class CallRules:
 
 _FRAME_READERS = frozenset({
     "builtins.eval", "builtins.exec", "builtins.locals", "builtins.vars", "builtins.globals",
-    "builtins.breakpoint", "sys._getframe", "inspect.currentframe", "inspect.stack",
-    "inspect.trace", "inspect.getouterframes",
+    "builtins.breakpoint", "builtins.__import__", "sys._getframe", "sys._current_frames",
+    "sys.exc_info", "sys.exception", "traceback.extract_stack", "traceback.walk_stack",
+    "gc.get_objects", "gc.get_referrers", "gc.get_referents",
 })
+_FRAME_READER_MODULES = ("inspect.", "ctypes.")  # every function of these may reach frames
 
 # ndarray methods that change their receiver instead of returning numpy's function of it
 # (v.sort() sorts v and returns None): never the rule of the function of the same name.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer.values import Value
+from dpsens.infer.values import Value, join_types
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -39,7 +39,11 @@ def counted_branch(a: Analysis, statement: ir.If, test: Value) -> bool:
         gap = _difference(offsets[0].get(name), offsets[1].get(name))
         if gap is None:
             return False
-        offsets[0][name] = Value(old.type, C.add(old.ctx, C.scale(gap, flips)))
+        kind = old.type
+        for amount in (offsets[0].get(name), offsets[1].get(name)):
+            if amount is not None:  # 0.001 added to an int makes a float
+                kind = join_types(kind, amount.type) or T.REAL
+        offsets[0][name] = Value(kind, C.add(old.ctx, C.scale(gap, flips)))
     for name, value in offsets[0].items():
         a.assign(ir.NameTarget(statement.span, name), value)
     return True
@@ -53,14 +57,39 @@ def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
         if found is None or found[0] in added:
             return None
         name, amount, sign = found
-        if ir.names_read(amount) & ({name} | set(added)):
+        if not _effect_free(amount) or ir.names_read(amount) & ({name} | set(added)):
             return None
         value = a.expr(amount)
         if not value.public or value.magnitude() is None or not isinstance(value.type, T.Scalar):
             return None
+        if value.type.kind != "Integer" and not _literal(amount) and \
+                not (value.exact is not None and value.exact.is_Symbol):
+            # A computed float is not its exact value: (1e16 + 3.0) - 1e16 is 4.0 in
+            # Python and 3 exactly, so only literals and static parameters (whose
+            # symbol is the float the caller passes) are taken as known real amounts.
+            return None
         exact = None if value.exact is None else E.mul(E.number(sign), value.exact)
         added[name] = Value(value.type, C.EMPTY, exact, value.magnitude() if exact is None else None)
     return added
+
+
+def _effect_free(expr: ir.Expr) -> bool:
+    """Only constants, names and arithmetic on them, all the way down (no calls)."""
+    if isinstance(expr, (ir.Const, ir.Name)):
+        return True
+    if isinstance(expr, ir.BinOp):
+        return _effect_free(expr.left) and _effect_free(expr.right)
+    if isinstance(expr, ir.UnaryOp):
+        return _effect_free(expr.operand)
+    return False
+
+
+def _literal(expr: ir.Expr) -> bool:
+    """A number literal, possibly negated."""
+    if isinstance(expr, ir.UnaryOp) and expr.op in ("-", "+"):
+        return _literal(expr.operand)
+    return isinstance(expr, ir.Const) and isinstance(expr.value, (int, float)) \
+        and not isinstance(expr.value, bool)
 
 
 def _increment(statement: ir.Stmt) -> tuple[str, ir.Expr, int] | None:

@@ -144,10 +144,12 @@ def to_int(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     x = _first(bound)
     kind = T.scalar_kind_of(x.type)
     ctx = x.ctx if kind in ("Integer", "Bool") else C.blow_up(x.ctx)
-    # Only exact rationals are floored: int(np.exp(1e308)) would make mpmath
-    # evaluate a number with 10^308 digits.
-    exact = sp.floor(x.exact) if x.exact is not None and x.exact.is_Rational \
-        and x.exact.is_nonnegative else None
+    # Only integers keep a known value. A float's exact value is the rational of its
+    # decimal text or of exact arithmetic, not the float: int(0.29 * 100) is 28 in
+    # Python, int(1e23) is 99999999999999991611392, and loop counts and branch
+    # decisions taken from such values would be wrong.
+    exact = x.exact if kind in ("Integer", "Bool") and x.exact is not None \
+        and x.exact.is_Integer else None
     return Value(T.INTEGER, ctx, exact)
 
 

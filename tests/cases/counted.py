@@ -4,6 +4,8 @@ Where the condition flips, the outcomes differ by the public difference of
 the amounts, and a discrete input that changes is at least 1 away.
 """
 
+import numpy as np
+
 from dpsens import L1, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, laplace_mechanism
 
 
@@ -61,3 +63,32 @@ def other_statements(k: Integer) -> Real:  # expect: k=inf
         out += 1.0
         out = 2.0 * out  # not an addition: the general rule
     return out
+
+
+def fractional_amount_is_real(k: Integer) -> Integer:  # expect: k=inf; returns=Integer  # E: DPS104
+    u = 0
+    if k > 0:
+        u += 0.5  # u becomes a float: 0.5 apart, not an Integer at least 1 apart
+    return u
+
+
+def computed_float_amount(k: Integer) -> Real:  # expect: k=inf
+    out = 0.0
+    if k > 0:
+        out += (1e16 + 3.0) - 1e16  # 4.0 in Python, 3 exactly: not taken as known
+    else:
+        out += 1.0
+    return out
+
+
+def call_in_the_amount(k: Integer) -> Real:  # expect: k=inf
+    w = np.zeros(3)
+
+    def bump() -> float:
+        w[0] = 5.0
+        return 0.0
+
+    u = 0.0
+    if k > 0:
+        u += 1.0 + bump()  # a call runs only in one branch: the general rule
+    return w[0]

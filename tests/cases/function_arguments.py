@@ -6,6 +6,7 @@ values that the function uses are unbounded, whether or not the callee's
 result mentions the function (it may hide the calls from the analysis).
 """
 
+import sys
 from typing import Callable
 
 import numpy as np
@@ -60,3 +61,8 @@ def evaluated(x: Real) -> Real:  # expect: x=inf; returns=unknown
 
 def read_from_locals(x: Real) -> Real:  # expect: x=inf; returns=unknown
     return locals()["x"]  # E: DPS202, DPS203
+
+
+def frames_of_all_threads(x: Real) -> Real:  # expect: x=inf
+    frames = sys._current_frames()  # E: DPS203
+    return 1.0 if frames else 0.0  # a frame holds x: reading it is reading x

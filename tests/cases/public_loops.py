@@ -275,3 +275,10 @@ def float_equality_stays_undecided(x: Real) -> Real:  # expect: x=5
     if 0.1 + 0.2 == 0.3:  # False for floats, True for exact rationals: both branches count
         return 5.0 * x
     return x
+
+
+def truncated_float_count(x: Real) -> Real:  # expect: x=inf
+    s = 0.0
+    for _ in range(int(3.0 - 1e-17)):  # 3 in Python, 2.999... exactly: the count is unknown
+        s = s + x
+    return s
