@@ -37,7 +37,7 @@ def bind(names: Sequence[str], has_default: Sequence[bool], args: Sequence[Value
 _CLIP_ORDER = ("L1", "L2", "L_inf")
 
 
-def _clip_implies(source: str | None, target: str | None) -> bool:
+def clip_implies(source: str | None, target: str | None) -> bool:
     """Whether rows clipped to the unit ball of ``source`` are in that of ``target``."""
     if not target or source == target:
         return True
@@ -53,12 +53,12 @@ def conversion(source: T.Type, target: T.Type) -> E.Expr | None:
     if isinstance(source, T.Scalar) and isinstance(target, T.Scalar):
         return T.element_factor(source.kind, target.kind)
     if isinstance(source, T.Vector) and isinstance(target, T.Vector):
-        if not _clip_implies(source.clip, target.clip):
+        if not clip_implies(source.clip, target.clip):
             return None
         return E.mul(T.element_factor(source.elem, target.elem),
                      T.norm_factor(source.norm, target.norm, source.length))
     if isinstance(source, T.Matrix) and isinstance(target, T.Matrix):
-        if not _clip_implies(source.clip, target.clip):
+        if not clip_implies(source.clip, target.clip):
             return None
         return E.mul(T.element_factor(source.elem, target.elem),
                      T.norm_factor(source.norm, target.norm, source.cols))

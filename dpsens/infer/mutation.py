@@ -70,8 +70,28 @@ class MutationRules:
         the arrays given to numpy functions that return views, and the
         arguments of user functions that may return one of their parameters.
         """
-        sources = array_sources(value, self._may_return_an_argument)
+        captured: list[str] = []
+
+        def may_alias(call: ir.Call) -> bool:
+            # A lambda or nested def may also return (a view of) an array it captures.
+            arrays = self._captured_arrays(call)
+            captured.extend(arrays)
+            return self._may_return_an_argument(call) or bool(arrays)
+
+        sources = array_sources(value, may_alias) + [(name, True) for name in captured]
         return [(name, partial) for name, partial in sources if name in self.env]
+
+    def _captured_arrays(self: Analysis, call: ir.Call) -> list[str]:
+        """The arrays of this scope that a called lambda or nested def reads."""
+        func = call.func
+        if not (isinstance(func, ir.Name) and func.id in self.env):
+            return []
+        node = getattr(getattr(self.env[func.id].type, "ref", None), "node", None)
+        if node is None:
+            return []
+        free = ir.names_read(node) - assigned_names(node)
+        return sorted(n for n in free if n in self.env and n != func.id
+                      and isinstance(self.env[n].type, (T.Vector, T.Matrix)))
 
     def _may_return_an_argument(self: Analysis, call: ir.Call) -> bool:
         """Whether a call's result may share memory with an array it was given."""
@@ -142,7 +162,10 @@ class MutationRules:
         added = self._store_ctx(target.target, self.env[base], value)
         for name in group:
             old = self.env[name]
-            self.env[name] = Value(old.type, C.add(old.ctx, added), parts=old.parts)
+            # A sensitive value that is not clipped as the rows are may leave their ball;
+            # a tuple holding the array would keep its old parts: both are dropped.
+            kept = old.parts if C.is_public(added) else None
+            self.env[name] = Value(_unclipped_by(old.type, value), C.add(old.ctx, added), parts=kept)
 
     def mutate_in_place(self: Analysis, name: str, new: Value, span: ir.Span) -> bool:
         """``a op= b`` on an array changes it in place; False when it is not an array."""
@@ -159,7 +182,7 @@ class MutationRules:
                 self.env[member] = new
             else:
                 old = self.env[member]
-                self.env[member] = Value(old.type, C.add(old.ctx, new.ctx))
+                self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, new.ctx))
         return True
 
     def owned_elsewhere(self: Analysis, root: str) -> bool:
@@ -199,6 +222,19 @@ class MutationRules:
         else:
             factor = E.INF
         return C.add(C.scale(factor, value.ctx), index_ctx)
+
+
+def _unclipped_by(container: T.Type, stored: Value) -> T.Type:
+    """The container's type after a store: without its clip marker unless the stored
+    value is public (the same on both sides) or clipped at least as tightly."""
+    from dpsens.infer.binding import clip_implies
+    from dpsens.rules.containers import with_metric
+
+    if not isinstance(container, (T.Vector, T.Matrix)) or container.clip is None or stored.public:
+        return container
+    if clip_implies(getattr(stored.type, "clip", None), container.clip):
+        return container
+    return with_metric(container, container.norm, container.elem, None)
 
 
 def _written_part(container: T.Type, parts: list[object]) -> T.Type:

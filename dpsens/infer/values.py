@@ -39,9 +39,13 @@ class Value:
 
     def with_ctx(self, ctx: C.Context) -> Value:
         """The same value with another context (static knowledge kept only if public)."""
+        if ctx == self.ctx:
+            return self
         if C.is_public(ctx):
             return replace(self, ctx=ctx, rows=None)
-        return Value(self.type, ctx, parts=self.parts)
+        # A tuple's parts would not carry what was added (a branch's condition):
+        # without them, t[k] takes the whole tuple's context.
+        return Value(self.type, ctx)
 
 
 def number(value: int | float | bool) -> Value:
@@ -74,6 +78,9 @@ def unknown(ctx: C.Context) -> Value:
 
 def tuple_value(parts: tuple[Value, ...]) -> Value:
     """A tuple: its distance is the sum of the components' distances."""
+    # A part is a copy that later stores into its array do not reach: it keeps no
+    # changed-rows context (only clip's own, unchanged result may use one).
+    parts = tuple(replace(p, rows=None) if p.rows is not None else p for p in parts)
     return Value(T.TupleType(tuple(p.type for p in parts)), C.total(p.ctx for p in parts),
                  parts=parts)
 

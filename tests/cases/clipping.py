@@ -126,3 +126,32 @@ def sliced_clipped_rows(m: MetricMatrix[L1, Data]) -> MetricMatrix[L1, Real]:  #
     # Only clip's own result carries the changed-row count: a slice of it is measured
     # in (L1, Data) again, cols(m) per changed row (sound, loose: the truth is 2)
     return undisc_container(clip(L1, m)[0:2])
+
+
+def tuple_of_clipped_then_stored(m: MetricMatrix[L2, Data]) -> MetricMatrix[L2, Real]:  # expect: m=2*sqrt(cols(m))*rows(m) + 2*sqrt(cols(m)); returns=MetricMatrix[L2, Real]
+    c = clip(L2, m)
+    p = (c, 0)
+    c[0:3, :] = c[3, :]  # p[0] is c: the copied row now differs in four rows
+    return undisc_container(p[0])
+
+
+def tuple_chosen_by_data(m: MetricMatrix[L2, Real], m2: MetricMatrix[L2, Data]) -> MetricVector[L2, Real]:  # expect: m=1; m2=inf
+    if m2[0, 0] > 0.0:  # which part p holds depends on m2: so does p[0]
+        p = (m[0, :], 0)
+    else:
+        p = (m[1, :], 0)
+    return p[0]
+
+
+def returned_by_a_closure_and_scaled(m: MetricMatrix[L2, Data]) -> MetricMatrix[L2, Real]:  # expect: m=inf; returns=unknown
+    c = clip(L2, m)
+    get = lambda: c
+    d = get()  # d is c: scaling it in place takes c's rows out of the unit ball
+    d *= 100.0
+    return undisc_container(c)  # E: DPS301
+
+
+def unclipped_row_stored(m: MetricMatrix[L2, Data]) -> MetricMatrix[L2, Real]:  # expect: m=inf; returns=unknown
+    c = clip(L2, m)
+    c[0, :] = m[1, :]  # an unclipped row: c is no longer clipped
+    return undisc_container(c)  # E: DPS301
