@@ -76,9 +76,10 @@ class CallSite:
             if param.callable_kind is None or function is None or \
                     not isinstance(function.type, T.Callable_) or param.name not in self.summary.read:
                 continue
-            # Never called directly (unused, or passed on): what its body reads counts.
-            captured: C.Context = function.ctx
-            for types in self.summary.callable_types.get(param.name, []):
+            calls = self.summary.callable_types.get(param.name, [])
+            # Never called directly (passed on, or stored): what its body reads counts.
+            captured: C.Context = C.EMPTY if calls else function.ctx
+            for types in calls:
                 if param.callable_kind == "privacy":
                     epsilon, delta, exposed = self.caller.function_privacy(
                         function, list(types), self.span)

@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from dpsens import Priv, PrivacyFunction, Real, laplace_mechanism
+from dpsens import L1, MetricVector, Priv, PrivacyFunction, Real, laplace_mechanism
 
 
 def apply_twice(f: Callable[[Real], Real], x: Real) -> Real:  # expect: f=static; x=2*sens(f, 0)
@@ -66,3 +66,11 @@ def read_from_locals(x: Real) -> Real:  # expect: x=inf; returns=unknown
 def frames_of_all_threads(x: Real) -> Real:  # expect: x=inf
     frames = sys._current_frames()  # E: DPS203
     return 1.0 if frames else 0.0  # a frame holds x: reading it is reading x
+
+
+def public_use_of_a_capture(x: Real, v: MetricVector[L1, Real]) -> Real:  # expect: x=len(v); v=0
+    return apply_once(lambda t: t * len(v), x)  # len(v) is public: the capture costs nothing
+
+
+def apply_once(f: Callable[[Real], Real], x: Real) -> Real:  # expect: f=static; x=sens(f, 0)
+    return f(x)
