@@ -269,7 +269,8 @@ def settle_findings(a: Analysis, bounds: dict[str, C.Context]) -> None:
         sources = sorted(v for v, r in bounds[variable].items() if not E.is_zero(r))
         inputs = [v for v in sources if not v.startswith(LOOP_PREFIX)]
         if inputs:  # the message names the inputs the carried value depends on
-            a.report(span, code, message.format(", ".join(f"'{v}'" for v in inputs)))
+            shown = ", ".join(f"'{v}'" for v in inputs if not v.startswith("@")) or "the rows it reads"
+            a.report(span, code, message.format(shown))
         else:
             waiting.extend((v, span, code, message) for v in sources)
     a.shared.deferred = waiting
