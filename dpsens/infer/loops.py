@@ -60,30 +60,39 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             after = probe.env[name].type
             if a.env[name].public and type(after) is type(types[name]):
                 types[name] = after
-    shares: list[tuple[str, E.Expr, C.Context]] = []  # element variable, F, container
-    share = _element_share(a, container, element)
-    abstract = element
-    if share is not None:
-        shares.append((*share, element.ctx))
-        abstract = Value(element.type, C.single(share[0]))
-    reads = {}
-    for name, (variable, factor) in rows.items():
-        shares.append((variable, factor, a.env[name].ctx))
-        reads[(s.target.id, name)] = variable  # type: ignore[union-attr]
-    a.shared.row_reads.update(reads)
-    try:
-        for attempt in range(2):
-            pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
-            start = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
-            body = _run_body(a, s, abstract, start, repetitions)
-            changed = {n: join_types(types[n], body.env[n].type) for n in carried}
-            if all(changed[n] == types[n] for n in carried) or attempt == 1:
-                break
-            _rollback(a, mark)
-            types = {n: changed[n] or T.Opaque("unknown") for n in carried}
-    finally:
-        for key in reads:
-            a.shared.row_reads.pop(key, None)
+    # The iterated arrays: if the body changes one, an element may be read again later.
+    sources = {m for n, _ in a.alias_sources(s.iter) for m in (n, *a.alias_group(n)[1])}
+    sources |= {m for n in rows for m in (n, *a.alias_group(n)[1])}
+    for with_elements in (True, False):
+        shares: list[tuple[str, E.Expr, C.Context]] = []  # element variable, F, container
+        share = _element_share(a, container, element) if with_elements else None
+        abstract = element
+        if share is not None:
+            shares.append((*share, element.ctx))
+            abstract = Value(element.type, C.single(share[0]))
+        reads = {}
+        for name, (variable, factor) in (rows.items() if with_elements else ()):
+            shares.append((variable, factor, a.env[name].ctx))
+            reads[(s.target.id, name)] = variable  # type: ignore[union-attr]
+        a.shared.row_reads.update(reads)
+        try:
+            for attempt in range(2):
+                pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
+                start = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
+                body = _run_body(a, s, abstract, start, repetitions)
+                changed = {n: join_types(types[n], body.env[n].type) for n in carried}
+                if all(changed[n] == types[n] for n in carried) or attempt == 1:
+                    break
+                _rollback(a, mark)
+                types = {n: changed[n] or T.Opaque("unknown") for n in carried}
+        finally:
+            for key in reads:
+                a.shared.row_reads.pop(key, None)
+        # A store into the iterated array (through any alias or view), or a call that
+        # may change it, can copy one element into a later one: charge every iteration.
+        if not shares or all(body.env.get(n) is a.env.get(n) for n in sources):
+            break
+        _rollback(a, mark)
     transfer = {name: body.env[name].ctx for name in carried}
     initial = {name: a.env[name].ctx for name in carried}
     per_row: dict[str, C.Context] = {}

@@ -10,7 +10,7 @@ import numpy as np
 
 from dpsens import (
     L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, clip, gaussian_mechanism,
-    laplace_mechanism, undisc_container,
+    laplace_mechanism, rows, undisc_container,
 )
 
 
@@ -282,3 +282,22 @@ def truncated_float_count(x: Real) -> Real:  # expect: x=inf
     for _ in range(int(3.0 - 1e-17)):  # 3 in Python, 2.999... exactly: the count is unknown
         s = s + x
     return s
+
+
+def store_into_the_iterated_vector(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(len(v), 0); accounting=basic
+    out = 0.0
+    w = np.clip(v, 0.0, 1.0)
+    for e in w:
+        out = out + laplace_mechanism(1.0, 1.0, e)
+        w[1:] = e  # later entries become this one: it is released again, every iteration pays
+    return out
+
+
+def store_through_a_view_of_the_rows(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(rows(m), 0); accounting=basic
+    out = 0.0
+    w = np.clip(m, 0.0, 1.0)
+    for i in range(rows(m)):
+        out = out + laplace_mechanism(1.0, 1.0, np.sum(w[i]))
+        later = w[1]
+        later[:] = w[0]  # a view made in the body: row 0 is read again
+    return out
