@@ -166,7 +166,9 @@ class ExprLowerer:
             return self.unsupported(node, "lambda with *args")
         if params.star_kwarg is not None or params.kwonly_params or params.posonly_params:
             return self.unsupported(node, "lambda with special parameters")
-        lowered = tuple(ir.Param(self.span(p), p.name.value) for p in params.params)
+        lowered = tuple(ir.Param(self.span(p), p.name.value,
+                                 default=self.lower(p.default) if p.default is not None else None)
+                        for p in params.params)
         return ir.Lambda(self.span(node), lowered, self.lower(node.body))
 
 

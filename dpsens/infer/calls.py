@@ -155,7 +155,8 @@ class CallRules:
             bound = bind(names, [p.default is not None for p in node.params], args, keywords)
         except BindError as error:
             self.report(span, "DPS303", f"call {error}")
-            return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+            read = [self.env[n].ctx for n in ir.names_read(node) if n in self.env]  # its captures
+            return unknown(C.total([*(a.ctx for a in (*args, *keywords.values())), *read]))
         # Python closures read their enclosing function's variables when called:
         # in the same activation those are this analysis's current values.
         if scope.frame is self.frame:

@@ -248,8 +248,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         with another, returned, passed to unknown code) its captures still count.
         """
         parameters = {p.name for p in node.params}
-        captured = C.total(self.env[n].ctx for n in ir.names_read(node.body)
-                           if n in self.env and n not in parameters)
+        # Defaults are values too (lambda y=x: y captures x), read where it is defined.
+        read = ir.names_read(node.body) - parameters
+        read |= ir.names_read(tuple(p.default for p in node.params if p.default is not None))
+        captured = C.total(self.env[n].ctx for n in read if n in self.env)
         return Value(T.Callable_(Closure(node, self)), captured)
 
     def fresh_variable(self, prefix: str, t: T.Type) -> str:

@@ -74,3 +74,13 @@ def public_use_of_a_capture(x: Real, v: MetricVector[L1, Real]) -> Real:  # expe
 
 def apply_once(f: Callable[[Real], Real], x: Real) -> Real:  # expect: f=static; x=sens(f, 0)
     return f(x)
+
+
+def default_argument_capture(x: Real) -> Real:  # expect: x=2
+    f = lambda y=x: 2.0 * y  # the default is x: calling f() reads it
+    return f()
+
+
+def default_argument_released(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=released  # E: DPS403
+    f = lambda y=x: y
+    return laplace_mechanism(1.0, 1.0, 0.0) + f()
