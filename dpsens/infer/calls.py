@@ -76,8 +76,7 @@ class CallRules:
         for value in inputs:
             ref = value.type.ref if isinstance(value.type, T.Callable_) else None
             if hasattr(ref, "node"):  # a closure: the unknown code may call it with anything
-                captured = C.total([captured, *(self.env[n].ctx for n in ir.names_read(ref.node)
-                                                if n in self.env)])
+                captured = C.add(captured, self.captured_by(ref.node))
         result = unknown(C.total([captured, *(v.ctx for v in inputs)]))
         if not result.ctx:
             # Only public inputs: whatever the function does, the result is public.
@@ -155,8 +154,8 @@ class CallRules:
             bound = bind(names, [p.default is not None for p in node.params], args, keywords)
         except BindError as error:
             self.report(span, "DPS303", f"call {error}")
-            read = [self.env[n].ctx for n in ir.names_read(node) if n in self.env]  # its captures
-            return unknown(C.total([*(a.ctx for a in (*args, *keywords.values())), *read]))
+            inputs = C.total(a.ctx for a in (*args, *keywords.values()))
+            return unknown(C.add(inputs, self.captured_by(node)))
         # Python closures read their enclosing function's variables when called:
         # in the same activation those are this analysis's current values.
         if scope.frame is self.frame:
@@ -181,8 +180,7 @@ class CallRules:
         if node in self.program.inline_stack:  # g = lambda t: g(t), or through a def
             shown = "a lambda" if isinstance(node, ir.Lambda) else f"'{node.name}'"
             self.report(span, "DPS204", f"recursive call of {shown}")
-            read = [captured[n].ctx for n in ir.names_read(node) if n in captured]
-            return unknown(C.total([*(a.ctx for a in args), *read]))
+            return unknown(C.add(C.total(a.ctx for a in args), child.captured_by(node)))
         self.program.inline_stack.append(node)
         try:
             result = child.expr(node.body) if isinstance(node, ir.Lambda) else child.run_body(node.body)

@@ -21,9 +21,6 @@ from dpsens.sym import expr as E
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
 
-_SIMPLE = (ir.Const, ir.Name, ir.BinOp, ir.UnaryOp)  # expressions without effects
-
-
 def counted_branch(a: Analysis, statement: ir.If, test: Value) -> bool:
     """Apply R-if-counted to the statement if it has that shape; False when it does not."""
     if not test.ctx or not all(T.is_discrete_metric(a.var_types.get(v, T.REAL)) for v in test.ctx):
@@ -39,7 +36,7 @@ def counted_branch(a: Analysis, statement: ir.If, test: Value) -> bool:
         gap = _difference(offsets[0].get(name), offsets[1].get(name))
         if gap is None:
             return False
-        kind = old.type
+        kind: T.Type = old.type
         for amount in (offsets[0].get(name), offsets[1].get(name)):
             if amount is not None:  # 0.001 added to an int makes a float
                 kind = join_types(kind, amount.type) or T.REAL
@@ -95,17 +92,16 @@ def _literal(expr: ir.Expr) -> bool:
 def _increment(statement: ir.Stmt) -> tuple[str, ir.Expr, int] | None:
     """(u, e, ±1) for ``u += e``, ``u -= e``, ``u = u + e``, ``u = e + u``, ``u = u - e``."""
     if isinstance(statement, ir.AugAssign) and isinstance(statement.target, ir.NameTarget) \
-            and statement.op in ("+", "-") and isinstance(statement.value, _SIMPLE):
+            and statement.op in ("+", "-"):
         return statement.target.id, statement.value, 1 if statement.op == "+" else -1
     if not (isinstance(statement, ir.Assign) and len(statement.targets) == 1
             and isinstance(statement.targets[0], ir.NameTarget)
             and isinstance(statement.value, ir.BinOp) and statement.value.op in ("+", "-")):
         return None
     name, value = statement.targets[0].id, statement.value
-    if isinstance(value.left, ir.Name) and value.left.id == name and isinstance(value.right, _SIMPLE):
+    if isinstance(value.left, ir.Name) and value.left.id == name:
         return name, value.right, 1 if value.op == "+" else -1
-    if value.op == "+" and isinstance(value.right, ir.Name) and value.right.id == name \
-            and isinstance(value.left, _SIMPLE):
+    if value.op == "+" and isinstance(value.right, ir.Name) and value.right.id == name:
         return name, value.left, 1
     return None
 
@@ -118,7 +114,7 @@ def _difference(first: Value | None, second: Value | None) -> E.Expr | None:
     bounds = [v.magnitude() if v is not None else E.ZERO for v in (first, second)]
     if any(b is None for b in bounds):
         return None
-    return E.add(bounds[0], bounds[1])  # type: ignore[arg-type]
+    return E.add(bounds[0], bounds[1])
 
 
 __all__ = ["counted_branch"]

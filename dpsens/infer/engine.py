@@ -247,12 +247,15 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         Calling it analyzes the body; but where it is lost from view (joined
         with another, returned, passed to unknown code) its captures still count.
         """
+        return Value(T.Callable_(Closure(node, self)), self.captured_by(node))
+
+    def captured_by(self, node: ir.Lambda | ir.Function) -> C.Context:
+        """The contexts of the values of this scope that a lambda or def reads."""
         parameters = {p.name for p in node.params}
         # Defaults are values too (lambda y=x: y captures x), read where it is defined.
-        read = ir.names_read(node.body) - parameters
+        read = ir.names_read(node) - parameters
         read |= ir.names_read(tuple(p.default for p in node.params if p.default is not None))
-        captured = C.total(self.env[n].ctx for n in read if n in self.env)
-        return Value(T.Callable_(Closure(node, self)), captured)
+        return C.total(self.env[n].ctx for n in read if n in self.env)
 
     def fresh_variable(self, prefix: str, t: T.Type) -> str:
         """A new context variable standing for an argument or a loop-carried value."""

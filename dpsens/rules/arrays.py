@@ -13,6 +13,7 @@ import sympy as sp
 from dpsens import types as T
 from dpsens.infer.values import Value, unknown
 from dpsens.rules.containers import require_container, row_length, with_metric
+from dpsens.rules.table import first_argument
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -23,19 +24,13 @@ if TYPE_CHECKING:
 Bound = dict[str, "Value | None"]
 
 
-def _argument(bound: Bound) -> Value:
-    value = next(iter(bound.values()))
-    assert value is not None
-    return value
-
-
 def _discrete(t: T.Vector | T.Matrix) -> bool:
     return t.elem in ("Data", "Bool")
 
 
 def extreme(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.max / np.min of every entry: 1-sensitive in every metric."""
-    x = _argument(bound)
+    x = first_argument(bound)
     if not require_container(a, x, span, rule.qualname.split(".")[-1]):
         return unknown(x.ctx)
     t = x.type
@@ -47,7 +42,7 @@ def extreme(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 def sort(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.sort (of each row of a matrix): 1 on real rows; on Data rows every entry may move."""
-    x = _argument(bound)
+    x = first_argument(bound)
     if not require_container(a, x, span, "sort"):
         return unknown(x.ctx)
     t = x.type
@@ -60,7 +55,7 @@ def sort(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 def flip(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.flip: the entries (and rows) reversed, an isometry of every metric."""
-    x = _argument(bound)
+    x = first_argument(bound)
     if not require_container(a, x, span, "flip"):
         return unknown(x.ctx)
     return Value(x.type, x.ctx)
@@ -68,7 +63,7 @@ def flip(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 def cumsum(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.cumsum of a real vector: the norm of the lower-triangular ones matrix."""
-    x = _argument(bound)
+    x = first_argument(bound)
     t = x.type
     if not isinstance(t, T.Vector) or _discrete(t):
         a.report(span, "DPS301", "cumsum() needs a real or integer MetricVector "  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ import sympy as sp
 
 from dpsens import types as T
 from dpsens.infer.values import Value, static, unknown
-from dpsens.rules.table import require_static
+from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -18,12 +18,6 @@ if TYPE_CHECKING:
 
 Bound = dict[str, "Value | None"]
 BLACK_BOX = T.Opaque("BlackBox")
-
-
-def _first(bound: Bound) -> Value:
-    value = next(iter(bound.values()))
-    assert value is not None
-    return value
 
 
 def _dimension(a: Analysis, span: object, value: Value, kind: str) -> Value:
@@ -42,17 +36,17 @@ def _dimension(a: Analysis, span: object, value: Value, kind: str) -> Value:
 
 def rows(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """rows(x): public."""
-    return _dimension(a, span, _first(bound), "rows")
+    return _dimension(a, span, first_argument(bound), "rows")
 
 
 def cols(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """cols(x): public."""
-    return _dimension(a, span, _first(bound), "cols")
+    return _dimension(a, span, first_argument(bound), "cols")
 
 
 def length(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """len(x): public."""
-    return _dimension(a, span, _first(bound), "len")
+    return _dimension(a, span, first_argument(bound), "len")
 
 
 def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -130,7 +124,7 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 def to_float(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """float(x): identity on reals and integers; undisc (unbounded) on Data."""
-    x = _first(bound)
+    x = first_argument(bound)
     kind = T.scalar_kind_of(x.type)
     if not isinstance(x.type, T.Scalar):
         a.report(span, "DPS301", f"float() needs a number, got {x.type.show()}")  # type: ignore[arg-type]
@@ -141,7 +135,7 @@ def to_float(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 def to_int(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """int(x): 1-sensitive on integers and bools; truncation jumps on reals."""
-    x = _first(bound)
+    x = first_argument(bound)
     kind = T.scalar_kind_of(x.type)
     ctx = x.ctx if kind in ("Integer", "Bool") else C.blow_up(x.ctx)
     # Only integers keep a known value. A float's exact value is the rational of its
@@ -180,7 +174,7 @@ def _summed(t: T.Type, axis: int | None) -> tuple[T.Type, E.Expr, E.Expr] | None
 
 
 def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool) -> Value:
-    x = _first(bound)
+    x = first_argument(bound)
     axis, extra = _axis(a, bound, rule, span)
     if rule.qualname == "builtins.sum" and isinstance(x.type, T.Matrix):
         axis = 0  # Python's sum iterates over the rows
@@ -210,7 +204,7 @@ def mean_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 def vector_norm(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.linalg.norm: reverse triangle inequality, in L2 (Frobenius for matrices)."""
-    x = _first(bound)
+    x = first_argument(bound)
     t = x.type
     if not isinstance(t, (T.Vector, T.Matrix)):
         # |.| on a number: 1-Lipschitz on reals and integers; Data are unbounded reals.
@@ -222,7 +216,7 @@ def vector_norm(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 def zeros(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.zeros / np.ones: a public array of the given static shape."""
-    shape = _first(bound)
+    shape = first_argument(bound)
     extra = require_static(a, shape, "shape", rule, span)
     dims = [p.exact for p in shape.parts] if shape.parts is not None else [shape.exact]
     if any(d is None for d in dims) or len(dims) not in (1, 2):

@@ -187,6 +187,13 @@ def signature_rule(a: Analysis, rule: Rule, bound: dict[str, Value | None], span
     return Value(result_type, ctx, exact if C.is_public(ctx) else None)
 
 
+def first_argument(bound: dict[str, Value | None]) -> Value:
+    """The value bound to a rule's first parameter (always given)."""
+    value = next(iter(bound.values()))
+    assert value is not None
+    return value
+
+
 def require_static(a: Analysis, value: Value, name: str, rule: Rule, span: ir.Span) -> C.Context:
     """DPS304 when a static parameter gets a sensitive value; that value becomes unbounded."""
     if value.public:
