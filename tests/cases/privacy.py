@@ -133,3 +133,13 @@ def first_large_half_count(xs: MetricMatrix[L_inf, Data], eps: Static[float]) ->
 
 def first_large_double_count(xs: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[int]:  # expect: xs=(inf, 0); eps=static; accounting=sequential; assumes=eps > 0
     return above_threshold((lambda d: 2.0 * count(lambda r: r[0] > 1.0, d),), eps, xs, 10.0)  # E: DPS404
+
+
+def first_crossing_mixed(x: Real, eps: Static[float]) -> Priv[int]:  # expect: x=(eps, 0); eps=static; accounting=sequential; assumes=eps > 0
+    # queries moving both ways: the exact loss reaches 3/4 of eps (all moving up: 1/2)
+    return above_threshold((lambda d: d, lambda d: d, lambda d: d, lambda d: -d), eps, x, 0.0)
+
+
+def first_crossing_mixed_half(x: Real, eps: Static[float]) -> Priv[int]:  # expect: x=(eps/2, 0); eps=static; accounting=sequential; assumes=eps > 0
+    return above_threshold((lambda d: 0.5 * d, lambda d: 0.5 * d, lambda d: 0.5 * d,
+                            lambda d: -0.5 * d), eps, x, 0.0)
