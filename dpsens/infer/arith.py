@@ -77,7 +77,8 @@ def result_type_of(op: str, operands: Sequence[Value]) -> T.Type:
     all_kinds = {T.scalar_kind_of(v.type) or "Real" for v in operands}
     if "Data" in kinds:
         kind = "Data"
-    elif all_kinds <= {"Integer", "Bool"} and op in _INTEGER_OPS:
+    elif all_kinds <= {"Integer", "Bool"} and op in _INTEGER_OPS and \
+            (op != "**" or _natural(operands[-1])):  # 10 ** -6 is a float
         kind = "Integer"
     else:
         kind = "Real"
@@ -91,6 +92,12 @@ def result_type_of(op: str, operands: Sequence[Value]) -> T.Type:
     if isinstance(t, T.Vector):
         return T.Vector(norm, kind, _broadcast([v.length for v in same_rank]))  # type: ignore[attr-defined]
     return T.Scalar(kind)
+
+
+def _natural(value: Value) -> bool:
+    """A public value known to be a non-negative integer."""
+    return value.public and value.exact is not None and bool(value.exact.is_integer) \
+        and bool(value.exact.is_nonnegative)
 
 
 def unify_sizes(operands: Sequence[Value], assume: Callable[[E.Expr], None]) -> list[Value]:

@@ -61,7 +61,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             if a.env[name].public and type(after) is type(types[name]):
                 types[name] = after
     # The iterated arrays: if the body changes one, an element may be read again later.
-    sources = {m for n, _ in a.alias_sources(s.iter) for m in (n, *a.alias_group(n)[1])}
+    iterated = _hold_iterated(a, s, container, element)
+    sources = {iterated} if iterated is not None else set()
     sources |= {m for n in rows for m in (n, *a.alias_group(n)[1])}
     for with_elements in (True, False):
         shares: list[tuple[str, E.Expr, C.Context]] = []  # element variable, F, container
@@ -79,6 +80,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             for attempt in range(2):
                 pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
                 start = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
+                if not with_elements and iterated in pseudo:
+                    abstract = Value(element.type, C.single(pseudo[iterated]))
                 body = _run_body(a, s, abstract, start, repetitions)
                 changed = {n: join_types(types[n], body.env[n].type) for n in carried}
                 if all(changed[n] == types[n] for n in carried) or attempt == 1:
@@ -89,10 +92,19 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             for key in reads:
                 a.shared.row_reads.pop(key, None)
         # A store into the iterated array (through any alias or view), or a call that
-        # may change it, can copy one element into a later one: charge every iteration.
-        if not shares or all(body.env.get(n) is a.env.get(n) for n in sources):
+        # may change it, changes the elements later iterations read (and can copy one
+        # element into a later one): run again with the array carried, every iteration
+        # charged, and each element an entry or row of the array's current value (at
+        # most the whole array away in every metric).
+        moved = sorted(n for n in sources if body.env.get(n) is not a.env.get(n))
+        if not with_elements or not moved:
             break
         _rollback(a, mark)
+        for name in moved:
+            if name not in carried:  # changed through an alias or by a call
+                carried.append(name)
+                types[name] = a.env[name].type
+        carried.sort()
     transfer = {name: body.env[name].ctx for name in carried}
     initial = {name: a.env[name].ctx for name in carried}
     per_row: dict[str, C.Context] = {}
@@ -137,6 +149,28 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.env[name] = unknown(C.add(a.env[name].ctx, a.tracked()))
     a.assign(s.target, element)
     a.record_loop_aliases(s.target, s.iter)
+    if iterated is not None:
+        _release_iterated(a, iterated)
+
+
+def _hold_iterated(a: Analysis, s: ir.For, container: T.Type | None, element: Value) -> str | None:
+    """A hidden name for the iterated array object, in the alias group of what ``s.iter``
+    names: Python iterates that object, so stores and in-place operations through any
+    alias change the elements later iterations read, and rebinding the name does not."""
+    if container is None:
+        return None
+    a.program.fresh += 1
+    name = f"@iterated{a.program.fresh}"
+    a.env[name] = Value(container, element.ctx)
+    a.record_alias(name, s.iter)
+    return name
+
+
+def _release_iterated(a: Analysis, name: str) -> None:
+    """Forget the hidden name once the loop is done."""
+    a.env.pop(name, None)
+    a.shared.aliases.pop(name, None)
+    a.shared.views.discard(name)
 
 
 def _element_share(a: Analysis, container: T.Type | None, element: Value
@@ -514,34 +548,46 @@ def _unrolled(n, ratio, rest, initial, pseudo, states=None):  # type: ignore[no-
     return state, _by_pseudo(previous, pseudo)
 
 
+def _reach(ratio: dict[str, dict[str, E.Expr]]) -> dict[str, list[str]]:
+    """Per carried variable, itself and every carried variable it depends on, transitively."""
+    reach = {}
+    for u in ratio:
+        seen, todo = {u}, [u]
+        while todo:
+            for v, factor in ratio[todo.pop()].items():
+                if v not in seen and not E.is_zero(factor):
+                    seen.add(v)
+                    todo.append(v)
+        reach[u] = sorted(seen)
+    return reach
+
+
 def _growth(ratio: dict[str, dict[str, E.Expr]]) -> dict[str, E.Expr]:
     """Per carried variable, the factor its distance may grow by in one iteration.
 
-    Uncoupled variables grow by their own factor.  Coupled ones are bounded
-    together: the sum of their distances grows by the largest column sum of
+    A variable that depends on no other carried one grows by its own factor.
+    Otherwise it is bounded with everything it depends on (a closed subsystem):
+    the sum of their distances grows by the largest column sum of that part of
     the transfer matrix (its induced L1 norm), and each is at most that sum.
     """
-    names = list(ratio)
-    coupled = any(not E.is_zero(ratio[u][v]) for u in names for v in names if u != v)
-    if not coupled:
-        return {u: ratio[u][u] for u in names}
-    growth = E.ZERO
-    for v in names:
-        column = E.ZERO
-        for u in names:
-            column = E.add(column, ratio[u][v])
-        growth = E.smax(growth, column)
-    return {u: growth for u in names}
+    growth = {}
+    for u, group in _reach(ratio).items():
+        if group == [u]:
+            growth[u] = ratio[u][u]
+            continue
+        growth[u] = E.ZERO
+        for v in group:
+            column = E.ZERO
+            for w in group:
+                column = E.add(column, ratio[w][v])
+            growth[u] = E.smax(growth[u], column)
+    return growth
 
 
 def _sources(ratio, rest, initial):  # type: ignore[no-untyped-def]
-    """(start, added) contexts per variable: its own, or the sums when coupled."""
-    names = list(ratio)
-    coupled = any(not E.is_zero(ratio[u][v]) for u in names for v in names if u != v)
-    if not coupled:
-        return {u: (initial[u], rest[u]) for u in names}
-    together = (C.total(initial.values()), C.total(rest.values()))
-    return {u: together for u in names}
+    """(start, added) contexts per variable: summed over what it depends on."""
+    return {u: (C.total(initial[v] for v in group), C.total(rest[v] for v in group))
+            for u, group in _reach(ratio).items()}
 
 
 def _closed_form(n, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]

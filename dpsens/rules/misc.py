@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import sympy as sp
@@ -63,9 +64,19 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
         return _clamped_data(x, bound[names[1]], bound[names[2]], others)
     ctx = C.add(x.ctx, others)
     if rule.qualname == "numpy.clip":
-        return Value(x.type, ctx, *_clamped_static(x, bound[names[1]], bound[names[2]]))
+        low, high = bound[names[1]], bound[names[2]]
+        return Value(_clamped_kind(x.type, low, high), ctx, *_clamped_static(x, low, high))
     exact = sp.Abs(x.exact) if x.exact is not None else None
     return Value(x.type, ctx, exact, x.magnitude() if exact is None else None)
+
+
+def _clamped_kind(t: T.Type, low: Value | None, high: Value | None) -> T.Type:
+    """np.clip(i, 1.999, 2.0) is a float: Integer entries stay Integer only between integer
+    bounds (retyping Integer as Real keeps every distance)."""
+    if T.scalar_kind_of(t) != "Integer" or all(
+            b is not None and b.exact is not None and b.exact.is_integer for b in (low, high)):
+        return t
+    return replace(t, elem="Real") if isinstance(t, (T.Vector, T.Matrix)) else T.REAL
 
 
 def _clamped_static(x: Value, low: Value | None, high: Value | None

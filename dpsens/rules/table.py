@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
+from dpsens import types as T
 from dpsens.diagnostics import Diagnostic
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.values import UNKNOWN, Value, unknown
@@ -87,6 +88,14 @@ class RuleTable:
         values = [v for v in bound.values() if v is not None]
         if any(v.type == UNKNOWN and not v.public for v in values):
             return unknown(C.total(v.ctx for v in values))  # already reported where it arose
+        for param in rule.params:
+            value = bound[param.name]
+            if value is not None and _scalar_static(param) and isinstance(value.type, (T.Vector, T.Matrix)):
+                # numpy would broadcast the other arguments against this array: every
+                # rule reads such parameters as one number.
+                a.report(span, "DPS301", f"argument '{param.name}' of {rule.qualname.split('.')[-1]}() "
+                                         f"must be a scalar, not {value.type.show()}")
+                return unknown(C.total(v.ctx for v in values))
         if rule.special is not None:
             return special.RULES[rule.special](a, rule, bound, span)
         return signature_rule(a, rule, bound, span)
@@ -110,6 +119,16 @@ def _rule(function: ir.Function, module: ir.Module, stem: str, typevars: frozens
         elif kind == "sensitivity":
             rule.sensitivity = {k.name: _text(k.value) for k in decorator.keywords}
     return rule
+
+
+_SCALARS = ("float", "int", "bool", "Real", "Integer", "Bool")
+
+
+def _scalar_static(param: RuleParam) -> bool:
+    """A parameter declared Static[float], Static[int] or Static[bool]."""
+    annotation = param.annotation
+    return param.static and isinstance(annotation, ir.Subscript) and len(annotation.index) == 1 \
+        and isinstance(annotation.index[0], ir.Name) and annotation.index[0].id in _SCALARS
 
 
 def _is_static(annotation: ir.Expr | None) -> bool:

@@ -284,16 +284,20 @@ def truncated_float_count(x: Real) -> Real:  # expect: x=inf
     return s
 
 
-def store_into_the_iterated_vector(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(len(v), 0); accounting=basic
+def store_into_the_iterated_vector(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(len(v)*max(len(v)**(len(v) - 1) + 1, 2*(2*len(v) - 1)**(len(v) - 1) + 1), 0); accounting=basic
+    # later entries become this one: it is released again, every iteration pays (truth
+    # len(v)); each element is read from w as the stores left it, and a store adds its
+    # value's distance without subtracting the part it overwrites (R-loop-live)
     out = 0.0
     w = np.clip(v, 0.0, 1.0)
     for e in w:
         out = out + laplace_mechanism(1.0, 1.0, e)
-        w[1:] = e  # later entries become this one: it is released again, every iteration pays
+        w[1:] = e
     return out
 
 
-def store_through_a_view_of_the_rows(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(rows(m), 0); accounting=basic
+def store_through_a_view_of_the_rows(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(rows(m)*(2**(rows(m) - 1) + 1), 0); accounting=basic
+    # truth 2: w is carried as the stores leave it, each store adding the row it copies
     out = 0.0
     w = np.clip(m, 0.0, 1.0)
     for i in range(rows(m)):
