@@ -42,6 +42,9 @@ class Program:
         self.functions: dict[str, tuple[ir.Module, ir.Function]] = {
             f"{m.name}.{f.name}": (m, f) for m in modules for f in m.functions
         }
+        # Module-level names without a single value (R-global), and those a function may change.
+        self.rebound = {f"{m.name}.{n}" for m in modules for n in m.rebound}
+        self.shared_state = {f"{m.name}.{n}" for m in modules for n in m.changed_in_functions}
         self.summaries: dict[str, Summary] = {}
         self.active: list[str] = []
         self.inline_stack: list[object] = []
@@ -69,7 +72,8 @@ class Program:
         head, _, rest = dotted.partition(".")
         if head in module.imports:
             base = module.imports[head]
-        elif any(f.name == head for f in module.functions) or head in module.constants:
+        elif (any(f.name == head for f in module.functions) or head in module.constants
+              or head in module.rebound):
             base = f"{module.name}.{head}"
         else:
             base = self._from_star(module, head) or f"builtins.{head}"
