@@ -158,19 +158,22 @@ def _scope_locals(node: cst.FunctionDef | cst.Lambda) -> tuple[set[str], set[str
     return set(binder.bound) - declared, declared
 
 
-def _immutable(node: cst.BaseExpression) -> bool:
-    """A literal number, string, bool or None, arithmetic on them, or a tuple of them."""
+def _immutable(node: cst.BaseExpression, imports: dict[str, str]) -> bool:
+    """A literal number, string, bool or None, arithmetic on them, a tuple of them, or a
+    type alias (an imported name subscripted: ``MetricVector[L_inf, Data]``)."""
+    if isinstance(node, cst.Subscript):
+        return _dotted(node.value).split(".")[0] in imports
     if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
                          cst.ConcatenatedString)):
         return True
     if isinstance(node, cst.Name):
         return node.value in ("True", "False", "None")
     if isinstance(node, cst.UnaryOperation):
-        return _immutable(node.expression)
+        return _immutable(node.expression, imports)
     if isinstance(node, cst.BinaryOperation):
-        return _immutable(node.left) and _immutable(node.right)
+        return _immutable(node.left, imports) and _immutable(node.right, imports)
     if isinstance(node, cst.Tuple):
-        return all(isinstance(e, cst.Element) and _immutable(e.value) for e in node.elements)
+        return all(isinstance(e, cst.Element) and _immutable(e.value, imports) for e in node.elements)
     return False
 
 
@@ -370,7 +373,7 @@ def scan(tree: cst.Module, imports: dict[str, str]) -> GlobalFacts:
         for statement in tree.body if isinstance(statement, cst.SimpleStatementLine)
         for small in statement.body if isinstance(small, cst.Assign)
         for target in small.targets
-        if isinstance(target.target, cst.Name) and not _immutable(small.value)
+        if isinstance(target.target, cst.Name) and not _immutable(small.value, imports)
     }
     uses = _Uses(mutable, imports)
     while uses.grew:  # aliases and returned values found on one pass are followed on the next

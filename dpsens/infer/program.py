@@ -43,8 +43,11 @@ class Program:
             f"{m.name}.{f.name}": (m, f) for m in modules for f in m.functions
         }
         # Module-level names without a single value (R-global), and those a function may change.
-        self.rebound = {f"{m.name}.{n}" for m in modules for n in m.rebound}
-        self.shared_state = {f"{m.name}.{n}" for m in modules for n in m.changed_in_functions}
+        # Names the stubs or the vocabulary describe keep their rules (dpsens's own
+        # package re-exports them through import_module).
+        self.rebound = self._not_described({f"{m.name}.{n}" for m in modules for n in m.rebound})
+        self.shared_state = self._not_described(
+            {f"{m.name}.{n}" for m in modules for n in m.changed_in_functions})
         self.summaries: dict[str, Summary] = {}
         self.active: list[str] = []
         self.inline_stack: list[object] = []
@@ -54,6 +57,12 @@ class Program:
         # Every call and annotation asks. Keyed by identity (two files may share a name);
         # the module is kept with the answer, so that its id is not reused meanwhile.
         self._qualified: dict[tuple[int, str], tuple[ir.Module, str]] = {}
+
+    def _not_described(self, names: set[str]) -> set[str]:
+        """The names without a stub rule or a vocabulary entry."""
+        from dpsens.infer.annotations import VOCABULARY
+
+        return {n for n in names if canonical(n) not in VOCABULARY and self.rules.get(canonical(n)) is None}
 
     def report(self, module: ir.Module, span: Span, code: str, message: str) -> None:
         """Record a diagnostic (duplicates from re-analysis collapse)."""
