@@ -154,8 +154,12 @@ _register(
 _register(
     "DPS206", "unresolved-name", "error",
     "A name that is neither a parameter, a local, an analyzed function, an "
-    "import nor a constant module global (or a global that is reassigned).",
-    "The value of such a name is unknown to the analysis.",
+    "import nor a constant module global, or a module global without a single "
+    "value: bound more than once anywhere at module scope, declared global in a "
+    "function, written through globals(), or a mutable value changed in place.",
+    "The value of such a name is unknown to the analysis; when a function may "
+    "change it, it may hold any caller's data and the function is unbounded in "
+    "every parameter (docs/rules.md, R-global).",
     "return x * scale   # scale is a reassigned module global",
 )
 _register(

@@ -292,6 +292,10 @@ class Module:
     # Every module an import statement may load: ``import a.b.c`` binds only ``a`` but
     # needs a.b.c; ``from m import *`` binds nothing by name but needs m.
     imported: tuple[str, ...] = ()
+    # Module-level names without a single value (bound twice, changed in place: R-global),
+    # and those of them a function may change (they may hold any caller's data).
+    rebound: frozenset[str] = frozenset()
+    changed_in_functions: frozenset[str] = frozenset()
 
 
 def dotted_name(expr: Expr) -> str | None:

@@ -15,6 +15,7 @@ from libcst import CSTNode
 
 from dpsens import ir
 from dpsens.diagnostics import Diagnostic, Span
+from dpsens.frontend.globals import scan as scan_globals
 from dpsens.frontend.syntax import checked_syntax, imported_modules
 from dpsens.frontend.lower_stmt import StmtLowerer
 from dpsens.frontend.positions import ModulePositions, statement_lines
@@ -123,7 +124,6 @@ class _ModuleLowerer(StmtLowerer):
         imports: dict[str, str] = {}
         stars: list[str] = []
         constants: dict[str, ir.Expr] = {}
-        assigned: dict[str, int] = {}
         functions: list[ir.Function] = []
         for statement in tree.body:
             if isinstance(statement, cst.FunctionDef):
@@ -139,22 +139,20 @@ class _ModuleLowerer(StmtLowerer):
                 elif isinstance(small, (cst.Import, cst.ImportFrom)):
                     imports.update(self._imports(small))
                 elif isinstance(small, (cst.Assign, cst.AnnAssign)):
-                    self._constant(small, constants, assigned)
-        for name, count in assigned.items():
-            if count > 1:
-                constants.pop(name, None)  # a reassigned global has no single value
+                    self._constant(small, constants)
+        facts = scan_globals(tree, imports)
+        for name in facts.rebound:
+            constants.pop(name, None)  # a rebound or changed global has no single value
         return ir.Module(
             self.display, self.name, imports, constants, tuple(functions),
-            star_imports=tuple(stars),
+            star_imports=tuple(stars), rebound=frozenset(facts.rebound),
+            changed_in_functions=frozenset(facts.in_functions),
         )
 
-    def _constant(
-        self, node: cst.Assign | cst.AnnAssign, constants: dict[str, ir.Expr], assigned: dict[str, int]
-    ) -> None:
+    def _constant(self, node: cst.Assign | cst.AnnAssign, constants: dict[str, ir.Expr]) -> None:
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
         for target in targets:
             if isinstance(target, cst.Name):
-                assigned[target.value] = assigned.get(target.value, 0) + 1
                 if node.value is not None and len(targets) == 1:
                     constants[target.value] = self.lower(node.value)
 

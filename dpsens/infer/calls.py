@@ -25,9 +25,10 @@ class CallRules:
         if isinstance(e.func, ir.Attribute) and self._is_method_call(e.func):
             return self._method_call(e)
         qualified = self.qualify(e.func)
-        known = qualified is not None and (
+        known = qualified is not None and qualified not in self.program.rebound and (
             qualified in self.program.functions or self.program.rules.get(qualified) is not None)
-        if qualified is not None and not known and self.program.constant(self.module, ir.dotted_name(e.func) or "") is None:
+        if (qualified is not None and not known and qualified not in self.program.rebound
+                and self.program.constant(self.module, ir.dotted_name(e.func) or "") is None):
             callee = Value(T.Callable_(None))
         else:
             callee = self.expr(e.func)
@@ -137,6 +138,8 @@ class CallRules:
                      keywords: dict[str, Value], span: ir.Span) -> Value:
         """Σᵢ sᵢ·Γ(argᵢ), with static parameters and dimensions taken from the call site."""
         names = [p.name for p in summary.params]
+        if summary.reads_state:
+            self.read_shared_state()  # the callee may read what this function put in a global
         try:
             bound = bind(names, [p.has_default for p in summary.params], args, keywords)
         except BindError as error:

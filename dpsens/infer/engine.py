@@ -49,6 +49,7 @@ class _Shared:
     # container[index] in the body of ``for index in range(...)``.
     row_reads: dict[tuple[str, str], str] = field(default_factory=dict)
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
+    reads_state: bool = False  # reads a global some function may change (R-global)
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
     def global_value(self, dotted: str, span: Span) -> Value:
         """A module-level name: function, builtin rule, norm, type or constant."""
         qualified = self.program.qualify(self.module, dotted)
+        if qualified in self.program.rebound:
+            return self.rebound_global(dotted, qualified, span)
         if qualified in _NORM_NAMES:
             return Value(T.NormValue(_NORM_NAMES[qualified]))
         if qualified in self.program.functions or self.program.rules.get(qualified):
@@ -136,6 +139,25 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             return Value(T.TypeValue(metric))
         self.report(span, "DPS206", f"unresolved name '{dotted}'")
         return Value(UNKNOWN)
+
+    def rebound_global(self, dotted: str, qualified: str, span: Span) -> Value:
+        """DPS206: a module-level name bound more than once or changed has no single value.
+
+        Changed only at import time it is public; changed by a function it may hold
+        any caller's data, so the function (and every caller) is unbounded in all
+        its parameters.
+        """
+        self.report(span, "DPS206", f"module global '{dotted}' is rebound or changed in place: "
+                    "it has no single value")
+        if qualified in self.program.shared_state:
+            self.read_shared_state()
+            return unknown(C.blow_up(self.tracked()))
+        return Value(UNKNOWN)
+
+    def read_shared_state(self) -> None:
+        """The result may carry data that reached a global through another call."""
+        self.shared.reads_state = True
+        self.poisoned = True
 
     # -- expressions ---------------------------------------------------------
     def expr(self, e: ir.Expr) -> Value:

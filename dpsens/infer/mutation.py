@@ -102,7 +102,7 @@ class MutationRules:
             node = getattr(getattr(self.env[func.id].type, "ref", None), "node", None)
             return node is None or returns_a_parameter(node)
         qualified = self.program.qualify_expr(self.module, func)
-        if qualified is None:
+        if qualified is None or qualified in self.program.rebound:
             return True
         if qualified.startswith("numpy."):
             return qualified.rsplit(".", 1)[1] in VIEW_RESULTS

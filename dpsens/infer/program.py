@@ -42,6 +42,12 @@ class Program:
         self.functions: dict[str, tuple[ir.Module, ir.Function]] = {
             f"{m.name}.{f.name}": (m, f) for m in modules for f in m.functions
         }
+        # Module-level names without a single value (R-global), and those a function may change.
+        # Names the stubs or the vocabulary describe keep their rules (dpsens's own
+        # package re-exports them through import_module).
+        self.rebound = self._not_described({f"{m.name}.{n}" for m in modules for n in m.rebound})
+        self.shared_state = self._not_described(
+            {f"{m.name}.{n}" for m in modules for n in m.changed_in_functions})
         self.summaries: dict[str, Summary] = {}
         self.active: list[str] = []
         self.inline_stack: list[object] = []
@@ -51,6 +57,12 @@ class Program:
         # Every call and annotation asks. Keyed by identity (two files may share a name);
         # the module is kept with the answer, so that its id is not reused meanwhile.
         self._qualified: dict[tuple[int, str], tuple[ir.Module, str]] = {}
+
+    def _not_described(self, names: set[str]) -> set[str]:
+        """The names without a stub rule or a vocabulary entry."""
+        from dpsens.infer.annotations import VOCABULARY
+
+        return {n for n in names if canonical(n) not in VOCABULARY and self.rules.get(canonical(n)) is None}
 
     def report(self, module: ir.Module, span: Span, code: str, message: str) -> None:
         """Record a diagnostic (duplicates from re-analysis collapse)."""
@@ -69,7 +81,8 @@ class Program:
         head, _, rest = dotted.partition(".")
         if head in module.imports:
             base = module.imports[head]
-        elif any(f.name == head for f in module.functions) or head in module.constants:
+        elif (any(f.name == head for f in module.functions) or head in module.constants
+              or head in module.rebound):
             base = f"{module.name}.{head}"
         else:
             base = self._from_star(module, head) or f"builtins.{head}"

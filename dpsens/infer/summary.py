@@ -53,6 +53,7 @@ class Summary:
     mechanisms: list[dict[str, str]] = field(default_factory=list)
     mutated: frozenset[str] = frozenset()  # parameters whose arrays the function may change
     read: frozenset[str] = frozenset()  # every name the body mentions (a function never read is never called)
+    reads_state: bool = False  # reads, itself or through a callee, a global functions change
 
 
 def resolve_params(program: Program, module: ir.Module, function: ir.Function
@@ -106,6 +107,10 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
         program.report(module, decorator.span, "DPS201",
                        "decorated functions are not analyzed: the decorator may change them")
         analysis.poisoned = True
+    if f"{module.name}.{function.qualname}" in program.rebound:
+        program.report(module, function.span, "DPS206", f"'{function.name}' is rebound elsewhere "
+                       "in the module: the module's function of that name may not be this body")
+        analysis.poisoned = True
     defaults = {p.name: Analysis(program, module, function.qualname, {}).expr(p.default)
                 for p in function.params if p.default is not None}
     summaries = [
@@ -133,6 +138,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
     summary.conditions = list(analysis.assumptions)
     summary.callable_types = dict(analysis.shared.callable_types)
     summary.mutated = frozenset(analysis.shared.mutated)
+    summary.reads_state = analysis.shared.reads_state
     summary.read = frozenset(ir.names_read(function.body))
     summary.assumptions = sorted(E.render(c) for c in analysis.assumptions)
     for param in summaries:

@@ -380,7 +380,7 @@ GLOBAL_ARRAY = np.zeros(3)
 
 def global_store(x: Real) -> Real:  # expect: x=inf
     GLOBAL_ARRAY[0] = x  # E: DPS205
-    return np.sum(GLOBAL_ARRAY)
+    return np.sum(GLOBAL_ARRAY)  # E: DPS206
 
 
 # --- Callable results are Reals to the callee (docs/rules.md D16) ---------------------------------
