@@ -193,9 +193,7 @@ class _NameCollector(cst.CSTVisitor):
 
 
 def effects_of(node: cst.CSTNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """What an unsupported construct may change, sorted: the names it may (re)bind or store
-    into, and the names whose arrays it may write into in place (stores, calls' arguments and
-    methods' receivers)."""
+    """Names an unsupported construct may (re)bind, and names whose arrays it may write into."""
     collector = _EffectCollector()
     node.visit(collector)
     return tuple(sorted(collector.assigned)), tuple(sorted(collector.reached))
@@ -263,7 +261,7 @@ class _EffectCollector(cst.CSTVisitor):
 
     def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
         if node.asname is None:  # import a.b binds a
-            name = node.name
+            name: cst.BaseExpression = node.name
             while isinstance(name, cst.Attribute):
                 name = name.value
             self._add(name)

@@ -58,8 +58,7 @@ class CallRules:
 
     def refuse(self: Analysis, span: ir.Span, message: str, inputs: Sequence[Value],
                code: str = "DPS303") -> Value:
-        """A call that does not fit its rule or signature: unknown, and its arguments are
-        forgotten by ``call`` (numpy may still run it and write into a positional out)."""
+        """A call that does not fit its rule or signature: unknown; ``call`` forgets its arguments."""
         self.report(span, code, message)
         self.shared.refusals += 1
         return unknown(C.total(v.ctx for v in inputs))
@@ -288,8 +287,9 @@ class CallRules:
         else:
             self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
             result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
-        # The method may mutate its receiver and any array it is given (an out) in place.
-        for expr in (*e.args, *(k.value for k in e.keywords)):
+        # The method may mutate its receiver and any array it is given (an out) in place;
+        # with only public inputs, what it writes into its arguments is public.
+        for expr in (*e.args, *(k.value for k in e.keywords)) if result.ctx else ():
             self.invalidate(expr, result.ctx)
         for expr in (e.func.value, *(k.value for k in e.keywords if k.name == "out")):
             self.invalidate(expr, result.ctx)

@@ -141,7 +141,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if metric is not None:
             return Value(T.TypeValue(metric))
         self.report(span, "DPS206", f"unresolved name '{dotted}'")
-        return Value(UNKNOWN)
+        # It may be a local bound by something not understood (a, *rest = t; case y:).
+        return unknown(self.tracked())
 
     # -- expressions ---------------------------------------------------------
     def expr(self, e: ir.Expr) -> Value:

@@ -121,8 +121,7 @@ class StatementRules:
 
     def forget_effects(self: Analysis, span: ir.Span, assigned: Sequence[str],
                        reached: Sequence[str]) -> None:
-        """After an unsupported construct, what it binds and the arrays it may write into
-        are unknown, with ∞ in every parameter (never public: it may have read any of them)."""
+        """What an unsupported construct binds or may write into is ∞ in every parameter."""
         everything = self.tracked()
         for name in reached:
             if name in self.env:

@@ -89,6 +89,11 @@ def class_binds(x: Real) -> Real:  # expect: x=inf; returns=unknown
     return A.v  # E: DPS202
 
 
+def starred_rest(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    a, *rest = (x, x)  # E: DPS301
+    return rest[0]  # E: DPS206
+
+
 def comprehension_fills(x: Real) -> Real:  # expect: x=inf; returns=unknown
     w = np.zeros(3)
     [w.fill(x) for _ in range(1)]  # E: DPS202
