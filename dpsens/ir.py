@@ -142,6 +142,8 @@ class Unsupported:
     span: Span
     kind: str
     names: tuple[str, ...] = ()  # the names it reads, which become unbounded
+    assigned: tuple[str, ...] = ()  # names it binds (``:=`` leaves a comprehension)
+    reached: tuple[str, ...] = ()  # names whose arrays its calls may write into
 
 
 Expr = Union[
@@ -258,6 +260,7 @@ class UnsupportedStmt:
     span: Span
     kind: str
     assigned: tuple[str, ...] = ()
+    reached: tuple[str, ...] = ()  # names whose arrays its calls or stores may write into
     exits: bool = False  # may return, break or continue: the whole result is unknown
 
 
@@ -277,6 +280,7 @@ class Function:
     unsupported_params: tuple[str, ...] = ()  # *args, **kwargs
     decorators: tuple[Expr, ...] = ()
     line: int = 0  # the line of ``def`` (known without resolving positions)
+    rebound: tuple[str, ...] = ()  # names nested defs declare nonlocal or global
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ class ExprLowerer:
 
     def unsupported(self, node: cst.CSTNode, kind: str) -> ir.Unsupported:
         """An Unsupported node remembering the names it reads."""
-        return ir.Unsupported(self.span(node), kind, names_in(node))
+        return ir.Unsupported(self.span(node), kind, names_in(node), *effects_of(node))
 
     def _literal(self, node: cst.BaseExpression) -> ir.Expr:
         assert isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary))
@@ -190,6 +190,97 @@ class _NameCollector(cst.CSTVisitor):
         # Only the base of a.b.c is a variable; attribute names are not.
         node.value.visit(self)
         return False
+
+
+def effects_of(node: cst.CSTNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Names an unsupported construct may (re)bind, and names whose arrays it may write into."""
+    collector = _EffectCollector()
+    node.visit(collector)
+    return tuple(sorted(collector.assigned)), tuple(sorted(collector.reached))
+
+
+class _EffectCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.assigned: set[str] = set()
+        self.reached: set[str] = set()
+
+    def _add(self, target: cst.CSTNode) -> None:
+        if isinstance(target, (cst.Subscript, cst.Attribute)):
+            self._reach(target)
+        while isinstance(target, (cst.Subscript, cst.Attribute)):
+            target = target.value
+        if isinstance(target, cst.Name):
+            self.assigned.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._add(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._add(target.value)
+
+    def _reach(self, expr: cst.CSTNode) -> None:
+        while isinstance(expr, (cst.Subscript, cst.Attribute)):
+            expr = expr.value
+        if isinstance(expr, cst.Name):
+            self.reached.add(expr.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._add(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._add(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._add(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._add(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._add(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._add(node.target)
+
+    def visit_MatchAs(self, node: cst.MatchAs) -> None:
+        if node.name is not None:
+            self._add(node.name)
+
+    def visit_MatchStar(self, node: cst.MatchStar) -> None:
+        if node.name is not None:
+            self._add(node.name)
+
+    def visit_MatchMapping(self, node: cst.MatchMapping) -> None:
+        if node.rest is not None:
+            self._add(node.rest)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._add(node.name)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._add(node.name)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        if node.asname is None:  # import a.b binds a
+            name: cst.BaseExpression = node.name
+            while isinstance(name, cst.Attribute):
+                name = name.value
+            self._add(name)
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self.assigned.update(n.name.value for n in node.names)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self.assigned.update(n.name.value for n in node.names)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # A method call may mutate its receiver (x.sort()), any call its arguments.
+        if isinstance(node.func, cst.Attribute):
+            self._reach(node.func.value)
+        for arg in node.args:
+            self._reach(arg.value)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._add(node.target)
 
 
 def _describe(node: cst.CSTNode) -> str:

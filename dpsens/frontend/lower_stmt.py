@@ -7,7 +7,7 @@ from typing import Sequence
 import libcst as cst
 
 from dpsens import ir
-from dpsens.frontend.lower_expr import ExprLowerer
+from dpsens.frontend.lower_expr import ExprLowerer, effects_of
 
 _UNSUPPORTED_STATEMENTS = {
     cst.While: "while loop", cst.Try: "try statement", cst.With: "with statement",
@@ -43,7 +43,7 @@ class StmtLowerer(ExprLowerer):
         decorators = tuple(self.lower(d.decorator) for d in node.decorators)
         return ir.Function(
             self.span(node), node.name.value, qualname, lowered, returns, body, tuple(special),
-            decorators,
+            decorators, rebound=rebound_by_nested(node.body),
         )
 
     def _param(self, param: cst.Param) -> ir.Param:
@@ -81,7 +81,7 @@ class StmtLowerer(ExprLowerer):
         if isinstance(node, cst.FunctionDef):
             return [ir.FunctionDef(self.span(node), self.function(node, scope))]
         kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
-        return [ir.UnsupportedStmt(self.span(node), kind, assigned_names(node), _exits(node))]
+        return [ir.UnsupportedStmt(self.span(node), kind, *effects_of(node), exits=_exits(node))]
 
     def small(self, node: cst.BaseSmallStatement) -> ir.Stmt:
         """Lower a simple statement."""
@@ -107,7 +107,7 @@ class StmtLowerer(ExprLowerer):
         if isinstance(node, cst.Pass):
             return ir.ExprStmt(span, ir.Const(span, None))
         kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
-        return ir.UnsupportedStmt(span, kind, assigned_names(node), _exits(node))
+        return ir.UnsupportedStmt(span, kind, *effects_of(node), exits=_exits(node))
 
     def target(self, node: cst.BaseExpression) -> ir.Target:
         """Lower an assignment target."""
@@ -137,7 +137,7 @@ class StmtLowerer(ExprLowerer):
     def _for(self, node: cst.For, scope: str) -> ir.Stmt:
         if node.orelse is not None or node.asynchronous is not None:
             kind = "for-else" if node.orelse is not None else "async for"
-            return ir.UnsupportedStmt(self.span(node), kind, assigned_names(node), _exits(node))
+            return ir.UnsupportedStmt(self.span(node), kind, *effects_of(node), exits=_exits(node))
         return ir.For(
             self.span(node), self.target(node.target), self.lower(node.iter),
             self.block(node.body, scope),
@@ -187,48 +187,34 @@ class _ExitFinder(cst.CSTVisitor):
         return False
 
 
-def assigned_names(node: cst.CSTNode) -> tuple[str, ...]:
-    """Names an unsupported statement may (re)bind or mutate, sorted."""
-    collector = _TargetCollector()
-    node.visit(collector)
-    return tuple(sorted(collector.names))
+def rebound_by_nested(body: cst.BaseSuite) -> tuple[str, ...]:
+    """Names that functions or classes nested in a body declare nonlocal or global, sorted."""
+    finder = _ReboundFinder()
+    body.visit(finder)
+    return tuple(sorted(finder.names))
 
 
-class _TargetCollector(cst.CSTVisitor):
+class _ReboundFinder(cst.CSTVisitor):
     def __init__(self) -> None:
         self.names: set[str] = set()
+        self.depth = 0  # nested scopes entered
 
-    def _add(self, target: cst.CSTNode) -> None:
-        while isinstance(target, (cst.Subscript, cst.Attribute)):
-            target = target.value
-        if isinstance(target, cst.Name):
-            self.names.add(target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._add(element.value)
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.depth += 1
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._add(node.target)
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.depth -= 1
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._add(node.target)
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.depth += 1
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._add(node.target)
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.depth -= 1
 
-    def visit_For(self, node: cst.For) -> None:
-        self._add(node.target)
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        if self.depth:
+            self.names.update(n.name.value for n in node.names)
 
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._add(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._add(node.target)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        # A method call may mutate its receiver (x.sort(), x.fill(0)).
-        if isinstance(node.func, cst.Attribute):
-            self._add(node.func.value)
-
-    def visit_Del(self, node: cst.Del) -> None:
-        self._add(node.target)
+    def visit_Global(self, node: cst.Global) -> None:
+        if self.depth:
+            self.names.update(n.name.value for n in node.names)

@@ -46,9 +46,23 @@ class CallRules:
             return unknown(C.blow_up(self.tracked()))
         if not self._analyzable(callee) or "out" in keywords:
             return self._unknown_call(e, callee, args, keywords, label)
+        refusals = self.shared.refusals
         result = self.call_value(callee, args, keywords, e.span, label)
-        self._forget_mutated_arguments(e, callee, C.total(a.ctx for a in (*args, *keywords.values())))
+        inputs = C.total(a.ctx for a in (callee, *args, *keywords.values()))
+        if self.shared.refusals > refusals:
+            # Not understood (np.abs(v, w) writes w): any array it was given may have changed.
+            for expr in (*e.args, *(k.value for k in e.keywords)):
+                self.invalidate(expr, C.blow_up(inputs))
+        else:
+            self._forget_mutated_arguments(e, callee, inputs)
         return result
+
+    def refuse(self: Analysis, span: ir.Span, message: str, inputs: Sequence[Value],
+               code: str = "DPS303") -> Value:
+        """A call that does not fit its rule or signature: unknown; ``call`` forgets its arguments."""
+        self.report(span, code, message)
+        self.shared.refusals += 1
+        return unknown(C.total(v.ctx for v in inputs))
 
     def _forget_mutated_arguments(self: Analysis, e: ir.Call, callee: Value,
                                   inputs: C.Context) -> None:
@@ -130,8 +144,8 @@ class CallRules:
             return self.call_closure(ref, args, keywords, span)
         if isinstance(ref, tuple) and ref[0] == "parameter":
             return self.call_function_parameter(ref[1], ref[2], args, span)
-        self.report(span, "DPS203", f"call to '{label}' has no dpsens rule or analyzable body")
-        return unknown(C.total(a.ctx for a in (callee, *args, *keywords.values())))
+        return self.refuse(span, f"call to '{label}' has no dpsens rule or analyzable body",
+                           (callee, *args, *keywords.values()), code="DPS203")
 
     # -- analyzed top-level functions ----------------------------------------
     def call_summary(self: Analysis, summary: Summary, args: Sequence[Value],
@@ -143,8 +157,7 @@ class CallRules:
         try:
             bound = bind(names, [p.has_default for p in summary.params], args, keywords)
         except BindError as error:
-            self.report(span, "DPS303", f"{summary.name}() {error}")
-            return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+            return self.refuse(span, f"{summary.name}() {error}", (*args, *keywords.values()))
         return CallSite(self, summary, bound, span).result()
 
     # -- lambdas and nested functions -----------------------------------------
@@ -156,9 +169,8 @@ class CallRules:
         try:
             bound = bind(names, [p.default is not None for p in node.params], args, keywords)
         except BindError as error:
-            self.report(span, "DPS303", f"call {error}")
-            inputs = C.total(a.ctx for a in (*args, *keywords.values()))
-            return unknown(C.add(inputs, self.captured_by(node)))
+            refused = self.refuse(span, f"call {error}", (*args, *keywords.values()))
+            return unknown(C.add(refused.ctx, self.captured_by(node)))
         # Python closures read their enclosing function's variables when called:
         # in the same activation those are this analysis's current values.
         if scope.frame is self.frame:
@@ -176,6 +188,7 @@ class CallRules:
         child.foreign = {p.name for p in node.params}
         if isinstance(node, ir.Function):
             child.frame = child
+            self.shared.rebound |= set(node.rebound)  # an inlined top-level helper's own
         for param in node.params:
             value = bound[param.name]
             child.env[param.name] = value if value is not None else child.expr(param.default)
@@ -269,10 +282,18 @@ class CallRules:
         rule = self.program.rules.get(f"numpy.{e.func.attr}")
         if rule is not None and isinstance(receiver.type, (T.Vector, T.Matrix)) \
                 and "out" not in keywords and e.func.attr not in _IN_PLACE_METHODS:
-            return self.program.rules.apply(self, rule, args, keywords, e.span)
-        self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
-        result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
-        # The method may mutate its receiver (and an out= array) in place.
+            refusals = self.shared.refusals
+            result = self.program.rules.apply(self, rule, args, keywords, e.span)
+            if self.shared.refusals == refusals:
+                return result
+            # v.clip(0, 1, w) does not fit the rule, and numpy writes w.
+        else:
+            self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
+            result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+        # The method may mutate its receiver and any array it is given (an out) in place;
+        # with only public inputs, what it writes into its arguments is public.
+        for expr in (*e.args, *(k.value for k in e.keywords)) if result.ctx else ():
+            self.invalidate(expr, result.ctx)
         for expr in (e.func.value, *(k.value for k in e.keywords if k.name == "out")):
             self.invalidate(expr, result.ctx)
             if any(self.owned_elsewhere(n) for source, _ in self.alias_sources(expr)

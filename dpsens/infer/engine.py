@@ -50,6 +50,8 @@ class _Shared:
     row_reads: dict[tuple[str, str], str] = field(default_factory=dict)
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
     reads_state: bool = False  # reads a global some function may change (R-global)
+    refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
+    rebound: set[str] = field(default_factory=set)  # names nested defs may rebind (ir.Function)
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         self.shared = _Shared()
         self.frame: object = self  # the function activation whose variables closures see
         self.foreign: set[str] = set()  # parameters of an inline-analyzed callee (caller's arrays)
+        self.static_params: set[str] = set()  # public, but still the caller's arrays
         self.ledger = Ledger()  # what mechanisms charged, in program order
         self.function_span = Span(0, 0, 0, 0)
 
@@ -118,6 +121,9 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
 
     def lookup(self, name: str, span: Span) -> Value:
         """The value of a bare name."""
+        if name in self.shared.rebound:
+            # A nested def declares it nonlocal or global: any call of it may change it.
+            return unknown(self.tracked())
         if name in self.env:
             return self.env[name]
         return self.global_value(name, span)
@@ -138,7 +144,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if metric is not None:
             return Value(T.TypeValue(metric))
         self.report(span, "DPS206", f"unresolved name '{dotted}'")
-        return Value(UNKNOWN)
+        # It may be a local bound by something not understood (a, *rest = t; case y:).
+        return unknown(self.tracked())
 
     def rebound_global(self, dotted: str, qualified: str, span: Span) -> Value:
         """DPS206: a module-level name bound more than once or changed has no single value.
@@ -227,6 +234,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         assert isinstance(e, ir.Unsupported)
         self.report(e.span, "DPS202", f"unsupported expression: {e.kind}")
         read = C.total(self.env[n].ctx for n in e.names if n in self.env)
+        self.forget_effects(e.span, e.assigned, e.reached)  # [y := x for ...] binds y
         return unknown(read)
 
     def attribute(self, e: ir.Attribute) -> Value:

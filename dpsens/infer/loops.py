@@ -637,7 +637,7 @@ def _assigned(body: tuple[ir.Stmt, ...]) -> set[str]:
         elif isinstance(statement, ir.FunctionDef):
             names.add(statement.function.name)
         elif isinstance(statement, ir.UnsupportedStmt):
-            names |= set(statement.assigned)
+            names |= set(statement.assigned) | set(statement.reached)
     return names
 
 

@@ -146,7 +146,7 @@ class MutationRules:
                 self.env[name] = unknown(C.add(self.env[name].ctx, ctx))
             if any(n in self.foreign for n in (root, *group)):
                 self.poisoned = True
-            self.shared.mutated |= {n for n in (root, *group) if n in self.var_types}
+            self.shared.mutated |= {n for n in (root, *group) if self.is_parameter(n)}
 
     def mutate(self: Analysis, target: ir.StoreTarget, value: Value) -> None:
         """``x[i] = v``: the container moves by at most the stored part's distance."""
@@ -187,18 +187,23 @@ class MutationRules:
 
     def owned_elsewhere(self: Analysis, root: str) -> bool:
         """The array belongs to a caller: a parameter of this function or of an inline call."""
-        return root in self.var_types or root in self.foreign
+        return self.is_parameter(root) or root in self.foreign
+
+    def is_parameter(self: Analysis, name: str) -> bool:
+        """A parameter of the analyzed function; a static one is public but the caller's too."""
+        return name in self.var_types or name in self.static_params
 
     def _parameter_mutated(self: Analysis, span: ir.Span, root: str, group: set[str],
                            stored: C.Context) -> None:
         self.report(span, "DPS205", f"parameter '{root}' is mutated in place")
-        if root in self.var_types:
+        if self.is_parameter(root):
             self.shared.mutated.add(root)  # callers must forget what they knew of the argument
         if root in self.foreign:
             # The caller's array changes too, and it is not tracked here.
             self.poisoned = True
+        own = C.single(root) if root in self.var_types else C.EMPTY  # a static has no variable
         for name in group:
-            self.env[name] = unknown(C.total([self.env[name].ctx, stored, C.single(root)]))
+            self.env[name] = unknown(C.total([self.env[name].ctx, stored, own]))
 
     def _store_ctx(self: Analysis, target: ir.Expr | None, container: Value,
                    value: Value) -> C.Context:

@@ -37,6 +37,7 @@ class StatementRules:
         nested.shared = self.shared
         nested.frame = self.frame
         nested.foreign = self.foreign
+        nested.static_params = self.static_params
         nested.ledger = self.ledger
         return nested
 
@@ -114,10 +115,19 @@ class StatementRules:
             self.env[statement.function.name] = self.closure_value(statement.function)
         elif isinstance(statement, ir.UnsupportedStmt):
             self.report(statement.span, "DPS201", f"unsupported statement: {statement.kind}")
-            for name in statement.assigned:
-                self.env[name] = unknown(self.tracked())
+            self.forget_effects(statement.span, statement.assigned, statement.reached)
             if statement.exits:
                 self.poisoned = True
+
+    def forget_effects(self: Analysis, span: ir.Span, assigned: Sequence[str],
+                       reached: Sequence[str]) -> None:
+        """What an unsupported construct binds or may write into is ∞ in every parameter."""
+        everything = self.tracked()
+        for name in reached:
+            if name in self.env:
+                self.invalidate(ir.Name(span, name), C.blow_up(everything))
+        for name in assigned:
+            self.env[name] = unknown(everything)
 
     def assign(self: Analysis, target: ir.Target, value: Value) -> None:
         """Bind a target; tuple targets unpack component by component."""

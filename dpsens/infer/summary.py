@@ -98,6 +98,8 @@ def summarize(program: Program, module: ir.Module, function: ir.Function) -> Sum
                  if not (a.static or a.messages) and a.callable_kind is None}
     analysis = Analysis(program, module, function.qualname, var_types, privacy=kind in PRIVATE)
     analysis.function_span = function.span
+    analysis.static_params = {p.name for p, a in params if a.static}
+    analysis.shared.rebound = set(function.rebound)
     for param, annotation in params:
         analysis.env[param.name] = _initial_value(param.name, annotation)
     for name in function.unsupported_params:

@@ -83,8 +83,8 @@ class RuleTable:
             bound = bind([p.name for p in rule.params], [p.has_default for p in rule.params],
                          args, keywords)
         except BindError as error:
-            a.report(span, "DPS303", f"{rule.qualname.split('.')[-1]}() {error}")
-            return unknown(C.total(v.ctx for v in (*args, *keywords.values())))
+            return a.refuse(span, f"{rule.qualname.split('.')[-1]}() {error}",
+                            (*args, *keywords.values()))
         values = [v for v in bound.values() if v is not None]
         if any(v.type == UNKNOWN and not v.public for v in values):
             return unknown(C.total(v.ctx for v in values))  # already reported where it arose

@@ -63,7 +63,7 @@ def local_mutation(v: MetricVector[L1, Real], x: Real) -> MetricVector[L1, Real]
     return w + v[0:3]
 
 
-def unresolved(x: Real) -> Real:  # expect: x=0; returns=unknown
+def unresolved(x: Real) -> Real:  # expect: x=inf; returns=unknown
     return missing_global  # E: DPS206
 
 
