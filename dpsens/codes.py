@@ -304,3 +304,14 @@ _register(
     "rng= only in tests of the runtime.",
     "laplace_mechanism(1.0, eps, x, rng=np.random.default_rng(0))",
 )
+_register(
+    "DPS408", "sample-not-amplified", "warning",
+    "sample() draws entries of a vector measured in L2 or L_inf: a neighbour at distance 1 "
+    "may change every entry, so the sample is not amplified.",
+    "Amplification by subsampling holds for neighbours that differ in one sampled unit. "
+    "Rows of a matrix and entries of an L1 vector sum to the distance, so a spread change "
+    "costs no more than a one-row change; an L_inf vector can change in every entry at "
+    "distance 1, and an L2 one by 1/sqrt(n) in each. Sample the rows of a matrix, or "
+    "measure the vector in L1.",
+    "sample(100, v, v)   # v: MetricVector[L_inf, Real]",
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -69,3 +70,17 @@ def test_reported_accuracy_holds_for_the_shuffled_estimator() -> None:
         for _ in range(25))
     assert failures <= 2  # beta = 5% of 25 runs, with room for sampling error
     assert alpha < n / 4  # and the bound says something
+
+
+def test_a_randomizer_that_ignores_its_record_costs_the_records_nothing(tmp_path: Path) -> None:
+    """Its local epsilon is 0; with a numeric n the shuffle bound used to crash (eps0 > 0)."""
+    program = tmp_path / "ignores.py"
+    program.write_text(
+        "from dpsens import Data, L_inf, MetricVector, Priv, Real, local_laplace, shuffle\n\n"
+        "def noisy_x(x: Real, bits: MetricVector[L_inf, Data]) -> Priv[Real]:\n"
+        "    return shuffle(lambda b: local_laplace(1.0, x, 0.0, 1.0), bits)\n")
+    [file] = check_paths([str(program)], options=Options(bindings=(("len(bits)", 1000.0),))).files
+    assert not file.diagnostics
+    params = {p["name"]: (p["epsilon"], p["delta"]) for p in file.functions[0]["params"]}
+    assert params["bits"] == ("0", "0")
+    assert float(params["x"][0]) <= 1000  # one local_laplace per row, each eps 1 on x

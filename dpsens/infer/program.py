@@ -49,6 +49,9 @@ class Program:
         self.shared_state = self._not_described(
             {f"{m.name}.{n}" for m in modules for n in m.changed_in_functions})
         self.summaries: dict[str, Summary] = {}
+        # Summaries without the configured bindings, for call sites of functions that have
+        # some: a caller's arguments, not `--bind f.eps=...`, give the callee's values.
+        self.call_summaries: dict[str, Summary] = {}
         self.active: list[str] = []
         self.inline_stack: list[object] = []
         self.fresh = 0  # counter for fresh context variables, shared by nested analyses
@@ -146,19 +149,23 @@ class Program:
 
     # -- summaries -------------------------------------------------------------
     def summary(self, qualname: str, span: Span, caller: Analysis) -> Summary:
-        """The (cached) summary of an analyzed function; recursion is DPS204."""
-        if qualname in self.summaries:
-            return self.summaries[qualname]
+        """The (cached) summary of an analyzed function, reported (no caller) or for a call
+        site; recursion is DPS204."""
         module, function = self.functions[qualname]
+        bind = caller is None or not self.options.bindings_for(
+            function.qualname, f"{module.name}.{function.qualname}")
+        cache = self.summaries if bind else self.call_summaries
+        if qualname in cache:
+            return cache[qualname]
         if qualname in self.active:
             caller.report(span, "DPS204", f"recursive call of '{function.name}'")
             return _unbounded_summary(qualname, function)
         self.active.append(qualname)
         try:
-            result = summarize(self, module, function)
+            result = summarize(self, module, function, bind)
         finally:
             self.active.pop()
-        self.summaries[qualname] = result
+        cache[qualname] = result
         return result
 
     def summarize_all(self) -> None:

@@ -85,13 +85,16 @@ def resolve_return(program: Program, module: ir.Module, function: ir.Function) -
     return annotation
 
 
-def summarize(program: Program, module: ir.Module, function: ir.Function) -> Summary:
-    """Run inference on a function body and collect the per-parameter results."""
+def summarize(program: Program, module: ir.Module, function: ir.Function,
+              bind: bool = True) -> Summary:
+    """Run inference on a function body and collect the per-parameter results (with the
+    configured bindings of its static values and dimensions unless ``bind`` is False)."""
     from dpsens.infer.engine import Analysis
 
-    params = _bind(resolve_params(program, module, function),
-                   program.options.bindings_for(function.qualname,
-                                                f"{module.name}.{function.qualname}"))
+    params = resolve_params(program, module, function)
+    if bind:
+        params = _bind(params, program.options.bindings_for(
+            function.qualname, f"{module.name}.{function.qualname}"))
     returns = resolve_return(program, module, function)
     kind = _kind(program, module, params, returns)
     var_types = {p.name: a.type for p, a in params

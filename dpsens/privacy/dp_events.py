@@ -77,7 +77,7 @@ def _memoized(method: str, history: tuple[VarItem, ...], delta_prime: float) -> 
 
         # Sampling without replacement exists only for RDP (see the module docstring).
         event = to_event(history, allow_sampling=method == "rdp")
-        accountant = _accountant(method, dp_accounting)
+        accountant = _accountant(method, dp_accounting, _compositions(event, dp_accounting))
         if not accountant.supports(event):
             return None
         accountant.compose(event)
@@ -87,7 +87,7 @@ def _memoized(method: str, history: tuple[VarItem, ...], delta_prime: float) -> 
     return Cost(E.decimal_up(epsilon), E.number(delta_prime), method)
 
 
-def _accountant(method: str, dp_accounting: Any) -> Any:
+def _accountant(method: str, dp_accounting: Any, compositions: int) -> Any:
     relation = dp_accounting.NeighboringRelation
     if method == "rdp":
         from dp_accounting.rdp import RdpAccountant  # type: ignore[import-untyped]
@@ -95,5 +95,20 @@ def _accountant(method: str, dp_accounting: Any) -> Any:
         return RdpAccountant(neighboring_relation=relation.REPLACE_ONE)
     from dp_accounting.pld import PLDAccountant  # type: ignore[import-untyped]
 
+    # The PLD's support grows with the number of compositions: at a fixed grid of 1e-4,
+    # 1,000 Laplace mechanisms took 1.2 s and 430 MB, 10,000 took 12 s and 2.5 GB, and
+    # 100,000 did not finish in 60 s. A grid growing with the count keeps about 1 s and
+    # 330 MB; a coarser grid is still pessimistic (sound), and the other accountants
+    # are compared with it.
+    interval = 1e-4 * max(1.0, compositions / 1000)
     return PLDAccountant(neighboring_relation=relation.ADD_OR_REMOVE_ONE,
-                         value_discretization_interval=1e-4)
+                         value_discretization_interval=interval)
+
+
+def _compositions(event: Any, dp_accounting: Any) -> int:
+    """How many mechanisms an event composes."""
+    if isinstance(event, dp_accounting.SelfComposedDpEvent):
+        return event.count * _compositions(event.event, dp_accounting)
+    if isinstance(event, dp_accounting.ComposedDpEvent):
+        return sum(_compositions(e, dp_accounting) for e in event.events)
+    return 1

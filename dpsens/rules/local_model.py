@@ -147,8 +147,8 @@ def _central(a: Analysis, local: tuple[E.Expr, E.Expr], n: E.Expr) -> tuple[E.Ex
     """Feldman–McMillan–Talwar's closed form where it applies, else the local guarantee."""
     eps0, delta0 = local
     delta = E.number(a.program.options.delta_prime)
-    if not E.is_zero(delta0) or E.is_inf(eps0):
-        return eps0, delta0, "local"
+    if not E.is_zero(delta0) or E.is_inf(eps0) or E.is_zero(eps0):
+        return eps0, delta0, "local"  # (0, 0): the reports do not depend on the records
     if eps0.is_number and n.is_number:
         from dpsens.accounting import shuffle_amplification
 

@@ -382,6 +382,13 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         a.report(span, "DPS406", f"sample() needs 0 < k <= rows, got k = {E.render(k)} of "
                  f"{E.render(population)}")
         return unknown(C.total([m1.ctx, m2.ctx]))
+    spread = [v.type.norm for v in (m1, m2) if isinstance(v.type, T.Vector) and v.type.norm != "L1"]
+    if spread:
+        # A neighbour may change every entry: each sample holds changed entries, and a
+        # sub-vector is at most the vector away (L2, L_inf), so spends cost in full.
+        a.report(span, "DPS408", f"sample() of a vector measured in {spread[0]} is not amplified: "
+                 "a neighbour at distance 1 may change every entry")
+        return tuple_value(tuple(Value(_with_rows(v.type, k), v.ctx) for v in (m1, m2)))
     parts = []
     sources = {}
     for value in (m1, m2):

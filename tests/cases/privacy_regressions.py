@@ -73,3 +73,27 @@ def negative_epsilon(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y
 def seeded(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=sequential
     return laplace_mechanism(1.0, 1.0, x, rng=np.random.default_rng(0))  # E: DPS407
 
+
+
+def sampled_linf_record(m: MetricMatrix[L_inf, Data]) -> Priv[Data]:  # expect: m=(1, 0); accounting=sequential
+    # one record's features: a neighbour changes every one, so the sampled one always differs
+    record = m[0, :]
+    b, _rest = sample(1, record, record)  # E: DPS408
+    return randomized_response(1.0, b[0])
+
+
+def sampled_linf_entries(v: MetricVector[L_inf, Real]) -> Priv[Real]:  # expect: v=(1, 0); accounting=sequential
+    b, _rest = sample(10, v, v)  # E: DPS408
+    return laplace_mechanism(1.0, 1.0, b[0])
+
+
+def sampled_l2_entries(v: MetricVector[L2, Real]) -> Priv[Real]:  # expect: v=(sqrt(10)/10, 0); accounting=sequential
+    # v + 1/sqrt(n) in every entry is 1 away: the sample's L1 shift is 10/sqrt(n), sqrt(10) at n = 10
+    b, _rest = sample(10, v, v)  # E: DPS408
+    return laplace_mechanism(1.0, 0.1, norm_convert(L1, b))
+
+
+def sampled_l1_entries(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(log(1 + 10*(-1 + E)/len(v)), 0); accounting=basic
+    # entries of an L1 vector sum to its distance: amplified, as rows are
+    b, _rest = sample(10, v, v)
+    return laplace_mechanism(1.0, 1.0, b[0])
