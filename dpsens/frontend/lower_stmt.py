@@ -22,6 +22,7 @@ class StmtLowerer(ExprLowerer):
     """Turns LibCST statements into IR statements."""
 
     lines: dict[cst.CSTNode, int] = {}  # statement -> line, when known
+    may_rebind = True  # whether nested functions may declare nonlocal or global (else skipped)
 
     def function(self, node: cst.FunctionDef, prefix: str) -> ir.Function:
         """Lower a def; ``prefix`` is the qualified name of the enclosing scope."""
@@ -43,7 +44,7 @@ class StmtLowerer(ExprLowerer):
         decorators = tuple(self.lower(d.decorator) for d in node.decorators)
         return ir.Function(
             self.span(node), node.name.value, qualname, lowered, returns, body, tuple(special),
-            decorators, rebound=rebound_by_nested(node.body),
+            decorators, rebound=rebound_by_nested(node.body) if self.may_rebind else (),
         )
 
     def _param(self, param: cst.Param) -> ir.Param:

@@ -53,6 +53,7 @@ def parse_module(text: str, display: str, name: str) -> tuple[ir.Module | None, 
             tree = cst.parse_module(text)
         lowerer = _ModuleLowerer(ModulePositions(tree), name, display)
         lowerer.lines = statement_lines(tree, checked)
+        lowerer.syntax = checked
         module = lowerer.module(tree, text)
         return replace(module, imported=imported_modules(checked, name)), []
     except cst.ParserSyntaxError as error:
@@ -119,8 +120,11 @@ class _ModuleLowerer(StmtLowerer):
         super().__init__(positions)
         self.name = name
         self.display = display
+        self.syntax = ast.Module(body=[], type_ignores=[])  # CPython's tree of the same text
 
     def module(self, tree: cst.Module, text: str) -> ir.Module:
+        # Only a module that says nonlocal or global can have functions rebinding names.
+        self.may_rebind = "nonlocal" in text or "global" in text
         imports: dict[str, str] = {}
         stars: list[str] = []
         constants: dict[str, ir.Expr] = {}
@@ -140,7 +144,7 @@ class _ModuleLowerer(StmtLowerer):
                     imports.update(self._imports(small))
                 elif isinstance(small, (cst.Assign, cst.AnnAssign)):
                     self._constant(small, constants)
-        facts = scan_globals(tree, imports)
+        facts = scan_globals(tree, self.syntax, text, imports)
         for name in facts.rebound:
             constants.pop(name, None)  # a rebound or changed global has no single value
         return ir.Module(
