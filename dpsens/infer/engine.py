@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 Env = dict[str, Value]
 _NORM_NAMES = {"dpsens.L1": "L1", "dpsens.L2": "L2", "dpsens.L_inf": "L_inf", "dpsens.LInf": "L_inf"}
+# Library constants, as the exact numbers their floats round (like decimal literals).
+_CONSTANTS = {"math.pi": E.PI, "numpy.pi": E.PI, "math.tau": 2 * E.PI,
+              "math.e": E.EULER, "numpy.e": E.EULER}
 
 
 @dataclass
@@ -143,6 +146,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         metric = self.program.metric_type(self.module, dotted)
         if metric is not None:
             return Value(T.TypeValue(metric))
+        if qualified in _CONSTANTS:
+            return static(T.REAL, _CONSTANTS[qualified])
         self.report(span, "DPS206", f"unresolved name '{dotted}'")
         # It may be a local bound by something not understood (a, *rest = t; case y:).
         return unknown(self.tracked())

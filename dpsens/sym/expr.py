@@ -18,6 +18,8 @@ Expr = sp.Expr
 ZERO: sp.Expr = sp.Integer(0)
 ONE: sp.Expr = sp.Integer(1)
 INF: sp.Expr = sp.oo
+PI: sp.Expr = sp.pi
+EULER: sp.Expr = sp.E
 TRUE = sp.true
 FALSE = sp.false
 

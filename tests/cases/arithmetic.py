@@ -1,5 +1,9 @@
 """Scalar arithmetic: sums add, static factors scale, products of sensitive values are unbounded."""
 
+import math
+
+import numpy as np
+
 from dpsens import Integer, Real, Static
 
 
@@ -99,3 +103,14 @@ def symbolic_remainder(a: Integer, k: Static[int]) -> Integer:  # expect: a=inf;
 
 def real_floor_division(x: Real) -> Real:  # expect: x=inf; returns=Real
     return x // 2  # 1.999 and 2.0 are close; their floors are not
+
+
+# --- library constants are public numbers (they were unresolved names, hence inf) -----------
+
+
+def scaled_by_pi(x: Real) -> Real:  # expect: x=pi; returns=Real
+    return math.pi * x
+
+
+def shifted_by_e(x: Real) -> Real:  # expect: x=1; returns=Real
+    return x + np.e
