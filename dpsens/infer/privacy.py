@@ -124,7 +124,9 @@ class PrivacyRules:
         """Re-charge spends on samples opened since index ``since`` to the sampled inputs."""
         scopes = self.shared.samples[since:]
         del self.shared.samples[since:]
-        for scope in scopes:
+        # Latest first: a sample of a sample moves its spends onto the outer sample's
+        # variable, which the outer scope then amplifies again.
+        for scope in reversed(scopes):
             pseudo = set(scope.sources)
             kept = [_drop(item, pseudo) for item in items]
             wrap = _sampled(scope)

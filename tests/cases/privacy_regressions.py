@@ -97,3 +97,10 @@ def sampled_l1_entries(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(l
     # entries of an L1 vector sum to its distance: amplified, as rows are
     b, _rest = sample(10, v, v)
     return laplace_mechanism(1.0, 1.0, b[0])
+
+
+def sample_of_a_sample(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(log(1 + 1000*(-1/100 + E/100)/rows(data)), 0); accounting=basic
+    # amplified twice: q = (1000/rows)·(10/1000) (the outer amplification used to be lost)
+    b, _rest = sample(1000, data, data)
+    c, _more = sample(10, b, b)
+    return laplace_mechanism(2.0, 1.0, np.sum(undisc_container(clip(L1, c)), axis=0)[0])
