@@ -84,3 +84,15 @@ def test_a_randomizer_that_ignores_its_record_costs_the_records_nothing(tmp_path
     params = {p["name"]: (p["epsilon"], p["delta"]) for p in file.functions[0]["params"]}
     assert params["bits"] == ("0", "0")
     assert float(params["x"][0]) <= 1000  # one local_laplace per row, each eps 1 on x
+
+
+def test_a_vacuous_delta_is_reported_as_one(tmp_path: Path) -> None:
+    """Group privacy over 10,000 entries makes δ astronomically large; (ε, 1) says the same."""
+    program = tmp_path / "group.py"
+    program.write_text(
+        "from dpsens import Data, L_inf, MetricVector, Priv, Real, randomized_response, shuffle\n\n"
+        "def shuffled(v: MetricVector[L_inf, Data]) -> Priv[Real]:\n"
+        "    return shuffle(lambda b: randomized_response(1.0, b), v)\n")
+    [file] = check_paths([str(program)], options=Options(bindings=(("len(v)", 10000.0),))).files
+    [v] = file.functions[0]["params"]
+    assert v["delta"] == "1"

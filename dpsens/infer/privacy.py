@@ -175,6 +175,8 @@ class PrivacyRules:
                 continue
             cost = account(history, self.program.options.delta_prime)
             param.epsilon, param.delta = cost.epsilon, cost.delta
+            if not E.is_inf(cost.delta) and E.decide_le(E.ONE, cost.delta) is True:
+                param.delta = E.ONE  # every mechanism is (ε, 1)-DP: a larger δ says nothing more
             if history:
                 methods.add(cost.method)
         summary.accounting = ", ".join(sorted(methods)) if methods else "none"
