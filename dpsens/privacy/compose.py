@@ -163,8 +163,9 @@ def _rho(history: tuple[VarItem, ...]) -> float | None:
 
 def _total(history: tuple[VarItem, ...], per_charge: Callable[[Charge], float | None]
            ) -> float | None:
-    """Σ of a per-charge number: loops multiply it, public branches take the larger; None
-    when a charge has none, a count is symbolic, or the history samples or groups."""
+    """Σ of a per-charge ρ or μ²: loops multiply it, public branches take the larger, a
+    group of distance d multiplies it by ⌈d⌉²; None when a charge has none, a count or
+    distance is symbolic, or the history samples."""
     total = 0.0
     for item in history:
         part: float | None = None
@@ -174,6 +175,12 @@ def _total(history: tuple[VarItem, ...], per_charge: Callable[[Charge], float | 
             inner = _total(item.body, per_charge)
             if inner is not None and _numeric(item.count):
                 part = float(item.count) * inner
+        elif isinstance(item, VarGroup):
+            # ρ-zCDP is ⌈d⌉²ρ-zCDP for neighbours d steps apart (Bun–Steinke 2016, Prop 27);
+            # a Gaussian's μ grows by d ≤ ⌈d⌉ with the shift.
+            inner = _total(item.body, per_charge)
+            if inner is not None and _numeric(item.distance):
+                part = float(sp.ceiling(item.distance)) ** 2 * inner
         elif isinstance(item, VarChoice):
             a, b = (_total(branch, per_charge) for branch in item.branches)
             if a is not None and b is not None:
@@ -200,6 +207,11 @@ def _symbolic_rho(history: tuple[VarItem, ...]) -> E.Expr | None:
             if parts[0] is None or parts[1] is None:
                 return None
             total = E.add(total, E.smax(parts[0], parts[1]))
+        elif isinstance(item, VarGroup):
+            inner = _symbolic_rho(item.body)
+            if inner is None:
+                return None
+            total = E.add(total, E.mul(sp.ceiling(item.distance) ** 2, inner))
         else:
             return None
     return total

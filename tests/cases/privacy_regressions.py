@@ -4,7 +4,8 @@ import numpy as np
 
 from dpsens import (
     Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip,
-    laplace_mechanism, map_rows, norm_convert, randomized_response, sample, undisc_container,
+    gaussian_mechanism_zcdp, laplace_mechanism, map_rows, norm_convert, randomized_response, sample,
+    undisc_container,
 )
 
 
@@ -104,3 +105,12 @@ def sample_of_a_sample(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect
     b, _rest = sample(1000, data, data)
     c, _more = sample(10, b, b)
     return laplace_mechanism(2.0, 1.0, np.sum(undisc_container(clip(L1, c)), axis=0)[0])
+
+
+def zcdp_callee(x: Real) -> Priv[Real]:  # expect: x=(1.76006, 1/100000); accounting=gdp
+    return gaussian_mechanism_zcdp(1.0, 0.1, x)
+
+
+def zcdp_group(x: Real) -> Priv[Real]:  # expect: x=(6.17450, 1/100000); accounting=gdp
+    # 3x: the Gaussian's μ triples (9ρ), exact GDP; it was group privacy of (ε, δ): (6.74, 2.7e-3)
+    return zcdp_callee(3 * x)
