@@ -121,11 +121,10 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         return arith.binary("+", left, right, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
     single = isinstance(result_type, T.Scalar) or (
         isinstance(result_type, T.Vector) and result_type.norm == "L_inf")
-    if single and left.type == right.type:
-        ctx = C.join(left.ctx, right.ctx)
-    else:
-        ctx = C.add(C.scale(arith.embed_factor(left.type, result_type), left.ctx),
-                    C.scale(arith.embed_factor(right.type, result_type), right.ctx))
+    # Each operand's distance re-measured in the result's metric (Integer into Real: 1).
+    moved = [C.scale(arith.embed_factor(v.type, result_type), v.ctx) for v in (left, right)]
+    # |max(a, b) − max(a', b')| ≤ max(|a − a'|, |b − b'|) in every entry.
+    ctx = C.join(*moved) if single else C.add(*moved)
     exact = None
     if left.exact is not None and right.exact is not None:
         pick = sp.Min if rule.qualname.endswith(("min", "minimum")) else sp.Max

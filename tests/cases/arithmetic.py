@@ -114,3 +114,9 @@ def scaled_by_pi(x: Real) -> Real:  # expect: x=pi; returns=Real
 
 def shifted_by_e(x: Real) -> Real:  # expect: x=1; returns=Real
     return x + np.e
+
+
+
+def larger_of_integer_and_real(a: Integer) -> Real:  # expect: a=1; returns=Real
+    # an Integer and a Real of one variable: the larger sensitivity, not the sum (L18: 2)
+    return max(a, a + 0.5)
