@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 import sympy as sp
 from hypothesis import given, strategies as st
 
+from dpsens.check import check_paths
 from dpsens.sym import expr as E
 
 RATIOS = [sp.Integer(0), sp.Rational(1, 2), sp.Integer(1), sp.Integer(2), sp.Integer(3), sp.oo]
@@ -38,3 +40,32 @@ def test_geometric_with_a_symbolic_count_bounds_every_count(ratio: sp.Expr, coun
 def test_infinite_powers_stay_infinite(count: sp.Expr) -> None:
     assert E.is_inf(E.power(sp.oo, count))
     assert E.power(sp.oo, sp.Integer(0)) == E.ONE
+
+
+def test_powers_of_astronomical_loop_counts_stay_bounded(tmp_path: Path) -> None:
+    """range(10**12): 0.5**(10**12) is bounded by 2**-1000 (computing it exactly timed out),
+    the series Σ 0.5**j by 2, and 2**(10**12) is inf (these programs cannot be run on
+    neighbours, so they are not case files)."""
+    program = tmp_path / "trillion.py"
+    program.write_text(
+        "from dpsens import Real\n\n"
+        "def shrinks(x: Real, y: Real) -> Real:\n"
+        "    for _ in range(10**12):\n"
+        "        x = 0.5 * x + y\n"
+        "    return x\n\n"
+        "def grows(x: Real) -> Real:\n"
+        "    for _ in range(10**12):\n"
+        "        x = 2.0 * x\n"
+        "    return x\n")
+    [file] = check_paths([str(program)]).files
+    found = {f["name"]: {p["name"]: p["sensitivity"] for p in f["params"]} for f in file.functions}
+    assert not file.diagnostics
+    assert found == {"shrinks": {"x": "9.33263618503219e-302", "y": "2"}, "grows": {"x": "inf"}}
+
+
+def test_long_exact_numbers_are_rounded_up() -> None:
+    small = E.power(sp.Rational(1, 2), sp.Integer(900))  # short enough: kept exact
+    assert small == sp.Rational(1, 2**900)
+    assert E.mul(small, sp.Rational(1, 2**200)) == E.TINY  # below 2**-1000: the bound
+    huge = E.power(sp.Rational(3, 2), sp.Integer(1800))
+    assert huge >= sp.Rational(3, 2) ** 1800 and len(str(huge)) < 30

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import operator
 from dataclasses import replace
 from typing import Callable, Sequence
 
@@ -165,7 +167,7 @@ def _stretched(source: str, target: str, size: E.Expr, full: E.Expr) -> E.Expr:
 
 
 def _static(op: str, a: Value, b: Value, result_type: T.Type) -> Value:
-    exact = None
+    exact, bound = None, None
     if a.exact is not None and b.exact is not None and op in _EXACT:
         try:
             exact = _EXACT[op](a.exact, b.exact)
@@ -173,11 +175,50 @@ def _static(op: str, a: Value, b: Value, result_type: T.Type) -> Value:
             exact = None
         if exact is not None and exact.has(sp.zoo, sp.nan, sp.oo):
             exact = None
-    bound = None
+        if exact is not None and T.scalar_kind_of(result_type) != "Integer":
+            exact, computed = _as_python_computes(op, a, b, exact)
+            if exact is not None:
+                return Value(result_type, C.EMPTY, exact, computed=computed)
     if exact is None and a.magnitude() is not None and b.magnitude() is not None:
         ma, mb = a.magnitude() or E.ZERO, b.magnitude() or E.ZERO
         bound = {"+": E.add(ma, mb), "-": E.add(ma, mb), "*": E.mul(ma, mb)}.get(op)
     return Value(result_type, C.EMPTY, exact, bound)
+
+
+_FLOAT = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+          "//": operator.floordiv, "%": operator.mod, "**": operator.pow}
+
+
+def _as_python_computes(op: str, a: Value, b: Value, exact: E.Expr
+                        ) -> tuple[E.Expr | None, float | None]:
+    """(value, float) of a float operation as Python runs it, from the operands' floats.
+
+    The value stays exact while the float is that up to rounding (a relative 1e-12,
+    which the rounding caveat covers: 1.1 * 1.1 stays 121/100); once they part, it is
+    the float (shortest decimal), since rounding compounds: (0.1 + 0.2 - 0.3) * 1e20 is
+    5551.1 in Python, 0 exactly. (None, None) when the float is not known.
+    """
+    assert a.exact is not None and b.exact is not None
+    if not (a.exact.is_number and b.exact.is_number and exact.is_number):
+        return exact, None
+    try:
+        computed = _FLOAT[op](_float(a), _float(b))
+    except (OverflowError, ZeroDivisionError, ValueError, TypeError):
+        return None, None
+    if isinstance(computed, complex) or computed != computed or abs(computed) == math.inf:
+        return None, None
+    nearest = float(exact)
+    if abs(computed - nearest) <= _ROUNDING * abs(nearest):
+        return exact, (computed if computed != nearest else None)
+    return E.number(computed), None
+
+
+def _float(value: Value) -> float:
+    """The float Python holds for a known public number."""
+    return value.computed if value.computed is not None else float(value.exact)  # type: ignore[arg-type]
+
+
+_ROUNDING = 1e-12  # relative: many roundings of 2**-53; cancellation is far above it
 
 
 def _discrete(a: Value, b: Value, result_type: T.Type) -> Value:
@@ -279,4 +320,5 @@ def invert(value: Value) -> Value:
 def negate(value: Value) -> Value:
     """-x: 1-sensitive in every metric."""
     exact = -value.exact if value.exact is not None else None
-    return Value(value.type, value.ctx, exact, value.bound, value.parts)
+    computed = -value.computed if value.computed is not None else None
+    return Value(value.type, value.ctx, exact, value.bound, value.parts, computed=computed)

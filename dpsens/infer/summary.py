@@ -93,8 +93,17 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
 
     params = resolve_params(program, module, function)
     if bind:
-        params = _bind(params, program.options.bindings_for(
-            function.qualname, f"{module.name}.{function.qualname}"))
+        bindings = program.options.bindings_for(function.qualname,
+                                                f"{module.name}.{function.qualname}")
+        for param, annotation in params:
+            value = bindings.get(param.name)
+            if value is not None and T.scalar_kind_of(annotation.type) == "Integer" \
+                    and not float(value).is_integer():
+                program.report(module, param.span, "DPS301", f"the binding {param.name}={value:g} "
+                               f"is not a whole number, but '{param.name}' is {annotation.text}; "
+                               "it is not used")
+                bindings = {k: v for k, v in bindings.items() if k != param.name}
+        params = _bind(params, bindings)
     returns = resolve_return(program, module, function)
     kind = _kind(program, module, params, returns)
     var_types = {p.name: a.type for p, a in params

@@ -25,6 +25,9 @@ class Value:
     # the Data metric. Set by clip() on the value it returns; any other operation makes
     # a new Value without it, so it never outlives the value it describes.
     rows: C.Context | None = None
+    # The float Python computes for a public number when rounding made it differ from
+    # `exact` (0.1 + 0.2 is 0.30000000000000004): later operations start from it.
+    computed: float | None = None
 
     @property
     def public(self) -> bool:

@@ -9,6 +9,7 @@ keep them small and normalized: anything mentioning infinity *is* infinity
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import sympy as sp
@@ -87,8 +88,18 @@ def _normal(e: sp.Expr) -> sp.Expr:
     if e.has(sp.oo, sp.zoo, sp.nan, sp.I):
         return INF  # a complex value (sqrt of a negative) has no place in a bound
     if e.is_Rational and max(abs(e.p), e.q).bit_length() > 1000:
-        return INF  # beyond any float, and too long to print: no bound worth keeping
+        return _rounded_up(e)  # too long to print: a short upper bound
     return e
+
+
+def _rounded_up(e: sp.Rational) -> sp.Expr:
+    """A short number ≥ a non-negative e: TINY below it, 6 digits above, else ∞."""
+    if e < 0:
+        return INF
+    if e <= TINY:
+        return TINY
+    approx = float(e)  # finite here: e is between 2**-1000 and a float's range, or inf
+    return INF if approx == math.inf else decimal_up(math.nextafter(approx, math.inf))
 
 
 def add(a: sp.Expr, b: sp.Expr) -> sp.Expr:
@@ -144,7 +155,18 @@ def power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     if base.is_number and exponent.is_number and base > 1 and \
             float(exponent) * float(sp.log(base, 2)) > 1000:
         return INF  # an exact 2**(3**20) would never finish; it is beyond any float anyway
+    if _vanishing(base, exponent):
+        return TINY  # an upper bound: 0.5**(10**12) exactly would never finish either
     return _normal(sp.Pow(base, exponent))
+
+
+TINY: sp.Expr = sp.Float(2.0 ** -1000)  # above every power _vanishing accepts
+
+
+def _vanishing(base: sp.Expr, exponent: sp.Expr) -> bool:
+    """base ** exponent with 0 < base < 1 is below 2**-1000."""
+    return bool(base.is_number and exponent.is_number and 0 < base < 1
+                and float(exponent) * -float(sp.log(base, 2)) > 1000)
 
 
 @remembered
@@ -159,9 +181,12 @@ def geometric(ratio: sp.Expr, count: sp.Expr) -> sp.Expr:
         if count.is_number:
             return ZERO if count <= 0 else ONE if count == 1 else INF
         return INF
+    if _vanishing(ratio, count):
+        return 1 / (1 - ratio)  # the whole infinite sum: an upper bound
     if ratio.is_number:
         # No simplify(): it costs ~20 ms a call and sympy already folds the numbers.
-        return _normal((ratio**count - 1) / (ratio - 1))
+        grown = power(ratio, count)
+        return INF if is_inf(grown) else _normal((grown - 1) / (ratio - 1))
     closed = (ratio**count - 1) / (ratio - 1)
     return _normal(sp.Piecewise((count, sp.Eq(ratio, 1)), (closed, True)))
 

@@ -120,3 +120,36 @@ def shifted_by_e(x: Real) -> Real:  # expect: x=1; returns=Real
 def larger_of_integer_and_real(a: Integer) -> Real:  # expect: a=1; returns=Real
     # an Integer and a Real of one variable: the larger sensitivity, not the sum (L18: 2)
     return max(a, a + 0.5)
+
+
+# --- float arithmetic on constants is what Python computes (D44) ------------------------------
+
+
+CANCELLED = (0.1 + 0.2 - 0.3) * 1e20  # 5551.115123125783 in Python, 0 exactly
+
+
+def scaled_by_a_cancelled_constant(x: Real) -> Real:  # expect: x=5551115123125783/1000000000000; returns=Real
+    return CANCELLED * x
+
+
+def scaled_by_a_float_remainder(x: Real) -> Real:  # expect: x=624999999999999/6250000000000; returns=Real
+    return (3.0 % 0.1 * 1000.0) * x  # 99.99999999999984, not 0
+
+
+def scaled_by_a_third(x: Real) -> Real:  # expect: x=1/3; returns=Real
+    return (1 / 3) * x  # the float Python gives is the nearest to 1/3: kept exact
+
+
+# --- a Static[int] argument must be a whole number (D44) -----------------------------------
+
+
+def floor_of_scaled(a: Integer, c: Static[int]) -> Real:  # expect: a=abs(c); c=static; returns=Real
+    return float((a * c) // 1)
+
+
+def floor_with_a_fraction(a: Integer) -> Real:  # expect: a=inf; returns=Real
+    return floor_of_scaled(a, 0.5)  # E: DPS301, DPS305
+
+
+def floor_with_a_whole_number(a: Integer) -> Real:  # expect: a=3; returns=Real
+    return floor_of_scaled(a, 3)
