@@ -31,6 +31,15 @@ VIEW_RESULTS = frozenset({
     "fliplr", "flipud", "rot90", "view", "real", "imag", "split", "array_split", "hsplit",
     "vsplit", "dsplit", "unstack", "matrix_transpose", "permute_dims", "flatten_view",
 })
+# numpy functions and array methods known to build a new array: the stubbed rules and the
+# common constructors.  Any other numpy function or method may return (a view of) an
+# argument (np.require, np.trim_zeros, np.einsum('i->i', w), w.conj(), w.__array__()).
+FRESH_RESULTS = frozenset({
+    "sum", "mean", "clip", "abs", "absolute", "max", "min", "amax", "amin", "sort", "cumsum",
+    "maximum", "minimum", "sqrt", "exp", "log", "norm", "zeros", "ones", "empty", "full",
+    "zeros_like", "ones_like", "empty_like", "full_like", "array", "copy", "astype", "arange",
+    "linspace",
+})
 
 
 class MutationRules:
@@ -97,7 +106,7 @@ class MutationRules:
         """Whether a call's result may share memory with an array it was given."""
         func = call.func
         if isinstance(func, ir.Attribute) and self._is_method_call(func):
-            return func.attr in VIEW_RESULTS
+            return not is_fresh(func.attr, call, self.program.rules.get(f"numpy.{func.attr}"))
         if isinstance(func, ir.Name) and func.id in self.env:  # a lambda or nested def
             node = getattr(getattr(self.env[func.id].type, "ref", None), "node", None)
             return node is None or returns_a_parameter(node)
@@ -105,7 +114,7 @@ class MutationRules:
         if qualified is None or qualified in self.program.rebound:
             return True
         if qualified.startswith("numpy."):
-            return qualified.rsplit(".", 1)[1] in VIEW_RESULTS
+            return not is_fresh(qualified.rsplit(".", 1)[1], call, self.program.rules.get(qualified))
         if qualified in self.program.functions:
             return returns_a_parameter(self.program.functions[qualified][1])
         return self.program.rules.get(qualified) is None  # unknown code may return anything
@@ -332,13 +341,22 @@ def _reaches(value: ir.Expr, names: set[str]) -> bool:
 
 
 def _may_alias_syntactically(call: ir.Call) -> bool:
-    """Without an analysis: only numpy functions and methods outside VIEW_RESULTS are fresh."""
+    """Without an analysis: only numpy functions and methods known to be fresh are."""
     dotted = ir.dotted_name(call.func) or ""
     if dotted.startswith(("np.", "numpy.")):
-        return dotted.rsplit(".", 1)[1] in VIEW_RESULTS
+        return not is_fresh(dotted.rsplit(".", 1)[1], call)
     if isinstance(call.func, ir.Attribute):
-        return call.func.attr in VIEW_RESULTS  # a method: only view methods alias
+        return not is_fresh(call.func.attr, call)  # a method
     return True
+
+
+def is_fresh(name: str, call: ir.Call, rule: object = None) -> bool:
+    """Whether a numpy function or array method surely returns a new array (D42)."""
+    if name in VIEW_RESULTS or not (rule is not None or name in FRESH_RESULTS):
+        return False
+    # copy=False (or None) lets np.array, .astype, np.nan_to_num return their argument.
+    return all(k.name != "copy" or (isinstance(k.value, ir.Const) and k.value.value is True)
+               for k in call.keywords)
 
 
 def assigned_names(function: ir.Lambda | ir.Function) -> set[str]:
