@@ -273,9 +273,12 @@ class _EffectCollector(cst.CSTVisitor):
         self.assigned.update(n.name.value for n in node.names)
 
     def visit_Call(self, node: cst.Call) -> None:
-        # A method call may mutate its receiver (x.sort()), any call its arguments.
+        # A method call may mutate its receiver (x.sort()), any call its arguments, and
+        # a called closure the arrays it captures (D41).
         if isinstance(node.func, cst.Attribute):
             self._reach(node.func.value)
+        elif isinstance(node.func, cst.Name):
+            self._reach(node.func)
         for arg in node.args:
             self._reach(arg.value)
 

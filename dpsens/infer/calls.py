@@ -13,7 +13,7 @@ from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
 if TYPE_CHECKING:
-    from dpsens.infer.engine import Analysis
+    from dpsens.infer.engine import Analysis, Env
     from dpsens.infer.summary import Summary
 
 
@@ -46,7 +46,7 @@ class CallRules:
             return unknown(C.blow_up(self.tracked()))
         if not self._analyzable(callee) or "out" in keywords:
             return self._unknown_call(e, callee, args, keywords, label)
-        refusals = self.shared.refusals
+        refusals, inlined, before = self.shared.refusals, self.shared.inlined, dict(self.env)
         result = self.call_value(callee, args, keywords, e.span, label)
         inputs = C.total(a.ctx for a in (callee, *args, *keywords.values()))
         if self.shared.refusals > refusals:
@@ -55,7 +55,39 @@ class CallRules:
                 self.invalidate(expr, C.blow_up(inputs))
         else:
             self._forget_mutated_arguments(e, callee, inputs)
+        if not self._inlines(callee):
+            self._forget_closure_writes(e, [*args, *keywords.values()], before,
+                                        self.shared.inlined > inlined, inputs)
         return result
+
+    def _inlines(self: Analysis, callee: Value) -> bool:
+        """Whether a call analyzes its callee's body on the actual arguments."""
+        ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
+        if isinstance(ref, str) and ref in self.program.functions:
+            return any(p.annotation is None for p in self.program.functions[ref][1].params)
+        return hasattr(ref, "scope")
+
+    def _forget_closure_writes(self: Analysis, e: ir.Call, args: Sequence[Value], before: Env,
+                               applied: bool, inputs: C.Context) -> None:
+        """A closure passed to a call may be applied any number of times, to anything the
+        call is given: the arrays it writes are unknown afterwards (D41)."""
+        closures = [a for a in args if hasattr(getattr(a.type, "ref", None), "node")]
+        if not closures:
+            return
+        # Its analysis here (with stand-in arguments) shows what it writes; a closure the
+        # call did not analyze (passed on, stored) may write anything it captures.
+        changed = {n for n, v in before.items() if self.env.get(n) is not v}
+        if not applied:
+            changed |= set().union(*(self.closure_arrays(c) for c in closures))
+        if not changed:
+            return
+        captured = C.total(self.captured_by(c.type.ref.node) for c in closures)  # type: ignore[union-attr]
+        ctx = C.blow_up(C.add(inputs, captured))
+        for name in changed:
+            self.env[name] = before[name]  # the stand-in arguments mean nothing here
+        for name in sorted(changed):
+            if not isinstance(self.env[name].type, T.Callable_):
+                self.invalidate(ir.Name(e.span, name), ctx)
 
     def refuse(self: Analysis, span: ir.Span, message: str, inputs: Sequence[Value],
                code: str = "DPS303") -> Value:
@@ -198,6 +230,7 @@ class CallRules:
             self.report(span, "DPS204", f"recursive call of {shown}")
             return unknown(C.add(C.total(a.ctx for a in args), child.captured_by(node)))
         self.program.inline_stack.append(node)
+        self.shared.inlined += 1
         try:
             result = child.expr(node.body) if isinstance(node, ir.Lambda) else child.run_body(node.body)
         finally:

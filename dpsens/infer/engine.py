@@ -54,6 +54,7 @@ class _Shared:
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
     reads_state: bool = False  # reads a global some function may change (R-global)
     refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
+    inlined: int = 0  # closure bodies analyzed so far: calls.CallRules.call_closure
     rebound: set[str] = field(default_factory=set)  # names nested defs may rebind (ir.Function)
 
 

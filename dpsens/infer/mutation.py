@@ -31,6 +31,15 @@ VIEW_RESULTS = frozenset({
     "fliplr", "flipud", "rot90", "view", "real", "imag", "split", "array_split", "hsplit",
     "vsplit", "dsplit", "unstack", "matrix_transpose", "permute_dims", "flatten_view",
 })
+# numpy functions and array methods known to build a new array: the stubbed rules and the
+# common constructors.  Any other numpy function or method may return (a view of) an
+# argument (np.require, np.trim_zeros, np.einsum('i->i', w), w.conj(), w.__array__()).
+FRESH_RESULTS = frozenset({
+    "sum", "mean", "clip", "abs", "absolute", "max", "min", "amax", "amin", "sort", "cumsum",
+    "maximum", "minimum", "sqrt", "exp", "log", "norm", "zeros", "ones", "empty", "full",
+    "zeros_like", "ones_like", "empty_like", "full_like", "array", "copy", "astype", "arange",
+    "linspace",
+})
 
 
 class MutationRules:
@@ -73,8 +82,11 @@ class MutationRules:
         captured: list[str] = []
 
         def may_alias(call: ir.Call) -> bool:
-            # A lambda or nested def may also return (a view of) an array it captures.
+            # A lambda or nested def may also return (a view of) an array it captures,
+            # and a factory's closure the arrays it was joined with (D41).
             arrays = self._captured_arrays(call)
+            if isinstance(call.func, ir.Name) and call.func.id in self.env:
+                arrays += sorted(self.alias_group(call.func.id)[1] - {call.func.id})
             captured.extend(arrays)
             return self._may_return_an_argument(call) or bool(arrays)
 
@@ -97,7 +109,7 @@ class MutationRules:
         """Whether a call's result may share memory with an array it was given."""
         func = call.func
         if isinstance(func, ir.Attribute) and self._is_method_call(func):
-            return func.attr in VIEW_RESULTS
+            return not is_fresh(func.attr, call, self.program.rules.get(f"numpy.{func.attr}"))
         if isinstance(func, ir.Name) and func.id in self.env:  # a lambda or nested def
             node = getattr(getattr(self.env[func.id].type, "ref", None), "node", None)
             return node is None or returns_a_parameter(node)
@@ -105,7 +117,7 @@ class MutationRules:
         if qualified is None or qualified in self.program.rebound:
             return True
         if qualified.startswith("numpy."):
-            return qualified.rsplit(".", 1)[1] in VIEW_RESULTS
+            return not is_fresh(qualified.rsplit(".", 1)[1], call, self.program.rules.get(qualified))
         if qualified in self.program.functions:
             return returns_a_parameter(self.program.functions[qualified][1])
         return self.program.rules.get(qualified) is None  # unknown code may return anything
@@ -139,7 +151,14 @@ class MutationRules:
         parameter), the caller's array changes untracked: the function is poisoned.
         """
         for source, _ in self.alias_sources(expr):
-            if isinstance(self.env[source].type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
+            value = self.env[source]
+            if isinstance(value.type, T.Callable_):
+                # Calling a closure may write into the arrays it captures (D41).
+                reached = self.closure_arrays(value) | self.alias_group(source)[1]
+                for name in sorted(reached):
+                    if not isinstance(self.env[name].type, T.Callable_):
+                        self.invalidate(ir.Name(expr.span, name), ctx)
+            if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
                 continue
             root, group = self.alias_group(source)
             for name in group:
@@ -147,6 +166,24 @@ class MutationRules:
             if any(n in self.foreign for n in (root, *group)):
                 self.poisoned = True
             self.shared.mutated |= {n for n in (root, *group) if self.is_parameter(n)}
+
+    def closure_arrays(self: Analysis, value: Value, seen: set[int] | None = None) -> set[str]:
+        """The names of this scope a closure may write into: the values it captures, and
+        those of the closures it reads (with their alias groups: a factory's result)."""
+        node = getattr(getattr(value.type, "ref", None), "node", None)
+        seen = set() if seen is None else seen
+        if node is None or id(node) in seen:
+            return set()
+        seen.add(id(node))
+        out: set[str] = set()
+        for name in ir.names_read(node) - assigned_names(node):
+            if name not in self.env:
+                continue
+            if isinstance(self.env[name].type, T.Callable_):
+                out |= self.closure_arrays(self.env[name], seen) | self.alias_group(name)[1]
+            elif not isinstance(self.env[name].type, (T.Scalar, T.NormValue, T.TypeValue)):
+                out.add(name)
+        return out
 
     def mutate(self: Analysis, target: ir.StoreTarget, value: Value) -> None:
         """``x[i] = v``: the container moves by at most the stored part's distance."""
@@ -166,6 +203,8 @@ class MutationRules:
             # a tuple holding the array would keep its old parts: both are dropped.
             kept = old.parts if C.is_public(added) else None
             self.env[name] = Value(_unclipped_by(old.type, value), C.add(old.ctx, added), parts=kept)
+            if isinstance(old.type, T.Callable_):  # a factory's closure may return what it holds
+                self.env[name] = unknown(C.add(old.ctx, added))
 
     def mutate_in_place(self: Analysis, name: str, new: Value, span: ir.Span) -> bool:
         """``a op= b`` on an array changes it in place; False when it is not an array."""
@@ -180,6 +219,8 @@ class MutationRules:
             shares_all = member not in self.shared.views and name not in self.shared.views
             if member == name or shares_all:
                 self.env[member] = new
+            elif isinstance(self.env[member].type, T.Callable_):  # a closure holding the array
+                self.env[member] = unknown(C.add(self.env[member].ctx, new.ctx))
             else:
                 old = self.env[member]
                 self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, new.ctx))
@@ -283,7 +324,8 @@ def _returns_a_parameter(function: ir.Function | ir.Lambda) -> bool:
     if isinstance(function, ir.Lambda):
         return bool(_reaches(function.body, params))
     statements = list(_statements(function.body))
-    reaching = set(params)
+    # A nested def may hold any parameter: returning it returns them (D41).
+    reaching = params | {s.function.name for s in statements if isinstance(s, ir.FunctionDef)}
     changed = True
     while changed:
         changed = False
@@ -320,25 +362,40 @@ def array_sources(value: ir.Expr, may_alias: Callable[[ir.Call], bool]
         return [(name, True) for e in value.elts for name, _ in array_sources(e, may_alias)]
     if isinstance(value, ir.Call) and may_alias(value):
         inputs = [*value.args, *(k.value for k in value.keywords)]
-        if isinstance(value.func, ir.Attribute):
-            inputs.append(value.func.value)  # the receiver of a method
+        if not isinstance(value.func, ir.Name):
+            inputs.append(value.func)  # a method's receiver; mk(w)() returns what mk(w) holds
         return [(name, True) for e in inputs for name, _ in array_sources(e, may_alias)]
     return []
 
 
 def _reaches(value: ir.Expr, names: set[str]) -> bool:
-    """Whether an expression may evaluate to (part of) an array bound to one of the names."""
-    return any(name in names for name, _ in array_sources(value, _may_alias_syntactically))
+    """Whether an expression may evaluate to (part of) an array bound to one of the names,
+    or to a lambda (which may hold any of them)."""
+    if isinstance(value, ir.IfExp):
+        return _reaches(value.body, names) or _reaches(value.orelse, names)
+    if isinstance(value, ir.TupleExpr):
+        return any(_reaches(e, names) for e in value.elts)
+    return isinstance(value, ir.Lambda) or any(
+        name in names for name, _ in array_sources(value, _may_alias_syntactically))
 
 
 def _may_alias_syntactically(call: ir.Call) -> bool:
-    """Without an analysis: only numpy functions and methods outside VIEW_RESULTS are fresh."""
+    """Without an analysis: only numpy functions and methods known to be fresh are."""
     dotted = ir.dotted_name(call.func) or ""
     if dotted.startswith(("np.", "numpy.")):
-        return dotted.rsplit(".", 1)[1] in VIEW_RESULTS
+        return not is_fresh(dotted.rsplit(".", 1)[1], call)
     if isinstance(call.func, ir.Attribute):
-        return call.func.attr in VIEW_RESULTS  # a method: only view methods alias
+        return not is_fresh(call.func.attr, call)  # a method
     return True
+
+
+def is_fresh(name: str, call: ir.Call, rule: object = None) -> bool:
+    """Whether a numpy function or array method surely returns a new array (D42)."""
+    if name in VIEW_RESULTS or not (rule is not None or name in FRESH_RESULTS):
+        return False
+    # copy=False (or None) lets np.array, .astype, np.nan_to_num return their argument.
+    return all(k.name != "copy" or (isinstance(k.value, ir.Const) and k.value.value is True)
+               for k in call.keywords)
 
 
 def assigned_names(function: ir.Lambda | ir.Function) -> set[str]:
