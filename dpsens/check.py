@@ -189,7 +189,8 @@ def _parse(source: Source) -> Facts:
 
     module, problems = parsed(_row(source))
     imports = module.imported if module is not None else ()
-    return Facts(imports, module is not None, tuple(problems))
+    writes = tuple(sorted(module.foreign_changed)) if module is not None else ()
+    return Facts(imports, module is not None, tuple(problems), writes)
 
 
 def _scan_all(texts: list[tuple[str, str, str]]) -> list[Facts]:
@@ -198,15 +199,15 @@ def _scan_all(texts: list[tuple[str, str, str]]) -> list[Facts]:
 
     found = []
     for text, shown, name in texts:
-        imports, problems = scan_imports(text, shown, name)
-        found.append(Facts(imports or (), imports is not None, tuple(problems)))
+        imports, writes, problems = scan_imports(text, shown, name)
+        found.append(Facts(imports or (), imports is not None, tuple(problems), writes))
     return found
 
 
 def _facts_entry(facts: Facts) -> dict[str, Any]:
     from dpsens.cache import encode_diagnostics
 
-    return {"imports": list(facts.imports), "parsed": facts.parsed,
+    return {"imports": list(facts.imports), "parsed": facts.parsed, "writes": list(facts.writes),
             "problems": encode_diagnostics(list(facts.problems))}
 
 
@@ -267,7 +268,8 @@ def _facts_from(shown: str, entry: dict[str, Any]) -> Facts | None:
 
     try:
         return Facts(tuple(map(str, entry["imports"])), bool(entry["parsed"]),
-                     tuple(decode_diagnostics(shown, entry["problems"])))
+                     tuple(decode_diagnostics(shown, entry["problems"])),
+                     tuple(map(str, entry["writes"])))
     except (KeyError, TypeError, ValueError):
         return None
 

@@ -33,6 +33,7 @@ class Facts:
     imports: tuple[str, ...]
     parsed: bool
     problems: tuple[Diagnostic, ...] = ()
+    writes: tuple[str, ...] = ()  # other modules' objects it may change (R-global)
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ class ModuleGraph:
             self.by_name.setdefault(source.name, source)  # the first reported file wins
         self.facts: dict[str, Facts] = {}
         self.edges: dict[str, tuple[str, ...]] = {}
+        self.writers: dict[str, set[str]] = {}  # module -> modules that may change its objects
 
     def parsed(self, shown: str) -> bool:
         """Whether the module parsed (an unreadable or unparsable one has no IR)."""
@@ -111,6 +113,10 @@ class ModuleGraph:
                 targets = (self._resolve(source, t) for t in facts.imports)
                 deps = sorted({d.shown for d in targets if d is not None and d is not source})
                 self.edges[source.shown] = tuple(deps)
+                for write in facts.writes:  # `cfg.ARR`, not `cfg` (a call `cfg.f()`)
+                    written = self._resolve(source, write)
+                    if written is not None and written is not source and written.name != write:
+                        self.writers.setdefault(written.shown, set()).add(source.shown)
                 for dep in deps:
                     if dep not in self.edges:
                         following[dep] = self.sources[dep]
@@ -170,6 +176,7 @@ class ModuleGraph:
     def units(self) -> list[Unit]:
         """The units to analyze, in a deterministic order."""
         parsed = {s for s in self.facts if self.parsed(s)}
+        self._add_writers()
         units = []
         for component in _strongly_connected(sorted(parsed), self.edges):
             members = tuple(self.sources[s] for s in sorted(component) if self.sources[s].reported)
@@ -178,6 +185,18 @@ class ModuleGraph:
             reached = self._closure(component) - set(component)
             units.append(Unit(members, tuple(self.sources[s] for s in sorted(reached))))
         return sorted(units, key=lambda u: u.members[0].shown)
+
+    def _add_writers(self) -> None:
+        """A module that may change another's objects is analyzed with it (R-global): an
+        edge to the writer from the written module and from everything it imports (the
+        object may be re-exported from there)."""
+        extra: dict[str, set[str]] = {}
+        for written, writers in self.writers.items():
+            for node in self._closure([written]):
+                extra.setdefault(node, set()).update(writers)
+        for node, writers in extra.items():
+            self.edges[node] = tuple(sorted({*self.edges.get(node, ()), *writers} - {node}))
+        self.writers = {}
 
     def _closure(self, roots: Iterable[str]) -> set[str]:
         seen: set[str] = set()

@@ -300,6 +300,11 @@ class Module:
     # and those of them a function may change (they may hold any caller's data).
     rebound: frozenset[str] = frozenset()
     changed_in_functions: frozenset[str] = frozenset()
+    # Other modules' objects (qualified dotted names) it may change, those it assigns or
+    # deletes as attributes (``m.X = v``), and those its functions may change.
+    foreign_changed: frozenset[str] = frozenset()
+    foreign_stored: frozenset[str] = frozenset()
+    foreign_in_functions: frozenset[str] = frozenset()
 
 
 def dotted_name(expr: Expr) -> str | None:

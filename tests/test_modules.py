@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dpsens.check import check_paths
+from dpsens.check import Settings, check_paths
 
 
 def make_package(root: Path) -> None:
@@ -81,3 +81,52 @@ def test_submodule_and_star_imports_alone_bring_their_modules(tmp_path: Path) ->
                  for f in file.functions}
         assert found["f"] == "2" and found["g"] == "3", paths
         assert not [d for d in result.diagnostics if d.code == "DPS203"]
+
+
+def make_writers(root: Path) -> None:
+    """A module whose globals another module writes (R-global, D43)."""
+    package = root / "wpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "cfg.py").write_text(
+        "import numpy as np\nfrom dpsens import Real\n\n"
+        "SCALE = 1.0\nARR = np.zeros(3)\nBUF = np.zeros(3)\nK = 2.0\n\n"
+        "def scaled(x: Real) -> Real:\n    return SCALE * x\n\n"
+        "def read() -> Real:\n    return ARR[0] * 1.0\n\n"
+        "def read_buf() -> Real:\n    return BUF[0] * 1.0\n\n"
+        "def doubled(x: Real) -> Real:\n    return K * x\n")
+    (package / "main.py").write_text(
+        "import numpy as np\nfrom dpsens import Real\nfrom wpkg import cfg\n"
+        "from wpkg.cfg import ARR, doubled, read, read_buf, scaled\n\n"
+        "def set_scale() -> Real:\n    cfg.SCALE = 100.0\n    return 0.0\n\n"
+        "def later(x: Real) -> Real:\n    set_scale()\n    return scaled(x)\n\n"
+        "def write(x: Real) -> Real:\n    ARR[0] = x\n    return 0.0\n\n"
+        "def imported_mut(x: Real) -> Real:\n    write(x)\n    return read()\n\n"
+        "def write_attr(x: Real) -> Real:\n    u = cfg.BUF\n    u[0] = x\n    return 0.0\n\n"
+        "def alias_mut(x: Real) -> Real:\n    write_attr(x)\n    return read_buf()\n\n"
+        "def twice(x: Real) -> Real:\n    f = doubled\n    return f(x) + doubled(x) + cfg.K * 0.0\n")
+
+
+def test_writes_from_another_module_are_the_owners(tmp_path: Path) -> None:
+    """cfg.SCALE = v, ARR[0] = x through `from cfg import ARR`, an alias of cfg.BUF: cfg's
+    own readers see them (they were 1 and 0, truth 100 and 1), with one or two jobs; a
+    def only called or assigned keeps its value."""
+    make_writers(tmp_path)
+    for jobs in (1, 2):
+        result = check_paths([str(tmp_path / "wpkg")], settings=Settings(jobs=jobs))
+        found = {f["qualname"]: {p["name"]: p.get("sensitivity") for p in f["params"]}
+                 for file in result.files for f in file.functions}
+        assert found["scaled"] == {"x": "inf"}, jobs
+        assert found["later"] == found["imported_mut"] == found["alias_mut"] == {"x": "inf"}, jobs
+        assert found["doubled"] == {"x": "2"} and found["twice"] == {"x": "4"}, jobs
+
+
+def test_a_module_only_read_keeps_its_constants(tmp_path: Path) -> None:
+    """Without the writer, cfg's names keep their single values."""
+    make_writers(tmp_path)
+    (tmp_path / "wpkg" / "main.py").write_text(
+        "from dpsens import Real\nfrom wpkg import cfg\n\n"
+        "def f(x: Real) -> Real:\n    return cfg.scaled(x) + cfg.read() + cfg.SCALE * x\n")
+    found = {f["qualname"]: {p["name"]: p.get("sensitivity") for p in f["params"]}
+             for file in check_paths([str(tmp_path / "wpkg")]).files for f in file.functions}
+    assert found["scaled"] == {"x": "1"} and found["f"] == {"x": "2"}

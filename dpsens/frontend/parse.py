@@ -151,6 +151,8 @@ class _ModuleLowerer(StmtLowerer):
             self.display, self.name, imports, constants, tuple(functions),
             star_imports=tuple(stars), rebound=frozenset(facts.rebound),
             changed_in_functions=frozenset(facts.in_functions),
+            foreign_changed=frozenset(facts.foreign), foreign_stored=frozenset(facts.foreign_stored),
+            foreign_in_functions=frozenset(facts.foreign_in_functions),
         )
 
     def _constant(self, node: cst.Assign | cst.AnnAssign, constants: dict[str, ir.Expr]) -> None:

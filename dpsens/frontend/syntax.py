@@ -13,12 +13,31 @@ from dpsens.diagnostics import Diagnostic
 MAX_DEPTH = 200  # deeper syntax trees crash LibCST's native parser or overflow recursion
 
 
-def scan_imports(text: str, display: str, name: str) -> tuple[tuple[str, ...] | None, list[Diagnostic]]:
-    """The modules a file imports, or None and the DPS004 when it does not parse."""
+def scan_imports(text: str, display: str, name: str
+                 ) -> tuple[tuple[str, ...] | None, tuple[str, ...], list[Diagnostic]]:
+    """The modules a file imports and the other modules' objects it may change (R-global,
+    over-approximated), or None and the DPS004 when it does not parse."""
+    from dpsens.frontend.globals import foreign_writes
+
     checked = checked_syntax(text, display)
     if isinstance(checked, Diagnostic):
-        return None, [checked]
-    return imported_modules(checked, name), []
+        return None, (), [checked]
+    return imported_modules(checked, name), foreign_writes(text, checked, import_names(checked, name)), []
+
+
+def import_names(tree: ast.Module, module: str) -> dict[str, str]:
+    """Each name a top-level import binds and the qualified name it stands for."""
+    names: dict[str, str] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                names[alias.asname or alias.name.split(".")[0]] = \
+                    alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(statement, ast.ImportFrom):
+            base = _absolute(statement, module)
+            names.update((alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name)
+                         for alias in statement.names if alias.name != "*")
+    return names
 
 
 def checked_syntax(text: str, display: str) -> ast.Module | Diagnostic:

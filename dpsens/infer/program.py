@@ -45,9 +45,13 @@ class Program:
         # Module-level names without a single value (R-global), and those a function may change.
         # Names the stubs or the vocabulary describe keep their rules (dpsens's own
         # package re-exports them through import_module).
-        self.rebound = self._not_described({f"{m.name}.{n}" for m in modules for n in m.rebound})
+        # Other modules' writes count as the owner's (R-global: `cfg.SCALE = 100.0` in main.py).
+        foreign = {m.name: self._foreign(m, m.foreign_changed) for m in modules}
+        self.rebound = self._not_described(
+            {f"{m.name}.{n}" for m in modules for n in m.rebound} | set().union(*foreign.values()))
         self.shared_state = self._not_described(
-            {f"{m.name}.{n}" for m in modules for n in m.changed_in_functions})
+            {f"{m.name}.{n}" for m in modules for n in m.changed_in_functions}
+            | {n for m in modules for n in self._foreign(m, m.foreign_in_functions)})
         self.summaries: dict[str, Summary] = {}
         # Summaries without the configured bindings, for call sites of functions that have
         # some: a caller's arguments, not `--bind f.eps=...`, give the callee's values.
@@ -60,6 +64,29 @@ class Program:
         # Every call and annotation asks. Keyed by identity (two files may share a name);
         # the module is kept with the answer, so that its id is not reused meanwhile.
         self._qualified: dict[tuple[int, str], tuple[ir.Module, str]] = {}
+
+    def _foreign(self, module: ir.Module, dotted: frozenset[str]) -> set[str]:
+        """The analyzed modules' names that ``module`` changes through these dotted names."""
+        return {name for d in dotted
+                if (name := self._owned(d, d in module.foreign_stored)) is not None}
+
+    def _owned(self, dotted: str, stored: bool, depth: int = 0) -> str | None:
+        """``cfg.ARR`` for a write into ``cfg.ARR[0]`` or ``cfg.ARR.x`` (through re-exports);
+        None outside the analyzed modules, for a module itself, or for a def that is
+        passed or called rather than assigned (a function's value cannot change in place)."""
+        parts = dotted.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            owner = self.modules.get(".".join(parts[:i]))
+            if owner is None:
+                continue
+            head = parts[i]
+            if head in owner.imports and depth < 10:  # a re-exported object: its owner's name
+                return self._owned(".".join((owner.imports[head], *parts[i + 1:])), stored, depth + 1)
+            name = f"{owner.name}.{head}"
+            if name in self.functions and not (stored and i == len(parts) - 1):
+                return None
+            return name
+        return None
 
     def _not_described(self, names: set[str]) -> set[str]:
         """The names without a stub rule or a vocabulary entry."""

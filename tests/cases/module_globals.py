@@ -198,3 +198,82 @@ LST = np.zeros(1).tolist()
 def append_then_read(x: Real) -> Real:  # expect: x=inf
     LST.append(x)  # E: DPS203
     return LST[-1]  # E: DPS206
+
+
+# D43: every module-level name but a def, class, import or a plain `NAME = v` of an
+# immutable v may be mutable, so writes into it are tracked.
+ANN: np.ndarray = np.zeros(3)
+
+
+def write_annotated(x: Real) -> Real:  # expect: x=inf
+    ANN[0] = x  # E: DPS205
+    return 0.0
+
+
+def annotated_then_read(x: Real) -> Real:  # expect: x=inf
+    write_annotated(x)
+    return ANN[0]  # E: DPS206
+
+
+if True:
+    IN_IF = np.zeros(3)
+TA, TB = np.zeros(3), np.zeros(3)
+(WAL := np.zeros(3))
+RR = np.r_[0.0, 0.0, 0.0]
+MG = np.mgrid[0.0:1.0:3j]
+
+
+def write_bound_otherwise(x: Real) -> Real:  # expect: x=inf
+    IN_IF[0] = x  # E: DPS205
+    TB[0] = x  # E: DPS205
+    WAL[0] = x  # E: DPS205
+    RR[0] = x  # E: DPS205
+    MG[0] = x  # E: DPS205
+    return 0.0
+
+
+def bound_otherwise_then_read(x: Real) -> Real:  # expect: x=inf
+    write_bound_otherwise(x)
+    return IN_IF[0] + TB[0] + WAL[0] + RR[0] + MG[0]  # E: DPS206
+
+
+# Writes through numpy: a positional out, an unbound method, results that may be the array.
+POS_OUT = np.zeros(3)
+CLIP_OUT = np.zeros(3)
+FILLED = np.zeros(3)
+REQUIRED = np.zeros(3)
+CAST = np.zeros(3)
+
+
+def positional_out(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    np.abs(v, POS_OUT)  # E: DPS303, DPS206
+    np.clip(v, -10.0, 10.0, CLIP_OUT)  # E: DPS303, DPS206
+    return 0.0
+
+
+def positional_out_then_read(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    positional_out(v)
+    return POS_OUT[0] + CLIP_OUT[0]  # E: DPS206
+
+
+def unbound_fill(x: Real) -> Real:  # expect: x=inf
+    np.ndarray.fill(FILLED, x)  # E: DPS203, DPS206
+    return 0.0
+
+
+def unbound_fill_then_read(x: Real) -> Real:  # expect: x=inf
+    unbound_fill(x)
+    return FILLED[0]  # E: DPS206
+
+
+def through_results(x: Real) -> Real:  # expect: x=inf
+    u = np.require(REQUIRED)  # E: DPS203, DPS206
+    u[0] = x
+    w = CAST.astype(float, copy=False)
+    w[0] = x
+    return 0.0
+
+
+def through_results_then_read(x: Real) -> Real:  # expect: x=inf
+    through_results(x)
+    return REQUIRED[0] + CAST[0]  # E: DPS206
