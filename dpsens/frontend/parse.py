@@ -15,7 +15,7 @@ from libcst import CSTNode
 
 from dpsens import ir
 from dpsens.diagnostics import Diagnostic, Span
-from dpsens.frontend.globals import GlobalFacts, scan as scan_globals
+from dpsens.frontend.globals import scan as scan_globals
 from dpsens.frontend.syntax import checked_syntax, imported_modules
 from dpsens.frontend.lower_stmt import StmtLowerer
 from dpsens.frontend.positions import ModulePositions, statement_lines
@@ -144,10 +144,7 @@ class _ModuleLowerer(StmtLowerer):
                     imports.update(self._imports(small))
                 elif isinstance(small, (cst.Assign, cst.AnnAssign)):
                     self._constant(small, constants)
-        # A stub is never run: its names have the values it declares (and its scan cost
-        # 50 ms of every cold run).
-        facts = GlobalFacts() if self.display.endswith(".pyi") else \
-            scan_globals(tree, self.syntax, text, imports)
+        facts = scan_globals(tree, self.syntax, text, imports)
         for name in facts.rebound:
             constants.pop(name, None)  # a rebound or changed global has no single value
         return ir.Module(
