@@ -153,6 +153,11 @@ def element_factor(source: str, target: str) -> E.Expr:
     return E.INF  # Real <-> Data needs discrete()/undisc(): unbounded
 
 
+def integral_violated(declared: Type, value: E.Expr) -> bool:
+    """A known value that is not a whole number, for a parameter declared Integer."""
+    return scalar_kind_of(declared) == "Integer" and bool(value.is_number) and not value.is_integer
+
+
 def scalar_kind_of(t: Type) -> str | None:
     """The element kind of a scalar or container type."""
     if isinstance(t, Scalar):

@@ -56,7 +56,7 @@ class CallSite:
                                    f"{self.summary.name}() must be static")
                 self.extra = C.add(self.extra, C.blow_up(value.ctx))
             symbol = E.static_symbol(param.name)
-            if value.exact is not None and _not_integral(param.type, value.exact):
+            if value.exact is not None and T.integral_violated(param.type, value.exact):
                 # The callee's integer rules (a // k, a % k) took it for a whole number.
                 self.caller.report(self.span, "DPS301", f"argument '{param.name}' of "
                                    f"{self.summary.name}() is {param.text} but gets "
@@ -215,7 +215,3 @@ def _history_exprs(history: tuple[object, ...]) -> list[E.Expr]:
             out.extend(_history_exprs(branch))
     return out
 
-
-def _not_integral(declared: T.Type, value: E.Expr) -> bool:
-    """A known value that is not a whole number, for a parameter declared Integer."""
-    return T.scalar_kind_of(declared) == "Integer" and value.is_number and not value.is_integer

@@ -97,8 +97,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
                                                 f"{module.name}.{function.qualname}")
         for param, annotation in params:
             value = bindings.get(param.name)
-            if value is not None and T.scalar_kind_of(annotation.type) == "Integer" \
-                    and not float(value).is_integer():
+            if value is not None and T.integral_violated(annotation.type, E.number(value)):
                 program.report(module, param.span, "DPS301", f"the binding {param.name}={value:g} "
                                f"is not a whole number, but '{param.name}' is {annotation.text}; "
                                "it is not used")
