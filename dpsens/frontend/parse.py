@@ -15,7 +15,7 @@ from libcst import CSTNode
 
 from dpsens import ir
 from dpsens.diagnostics import Diagnostic, Span
-from dpsens.frontend.globals import scan as scan_globals
+from dpsens.frontend.global_uses import scan as scan_globals
 from dpsens.frontend.syntax import checked_syntax, imported_modules
 from dpsens.frontend.lower_stmt import StmtLowerer
 from dpsens.frontend.positions import ModulePositions, statement_lines

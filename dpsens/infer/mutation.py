@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 
 from dpsens import ir
 from dpsens import types as T
+from dpsens.aliasing import FRESH_RESULTS, VIEW_RESULTS
 from dpsens.infer import arith
 from dpsens.infer.values import UNKNOWN, Value, unknown
 from dpsens.sym import context as C
@@ -23,23 +24,6 @@ if TYPE_CHECKING:
 # Builtins whose iteration yields the elements of their arguments.
 ITERATION_WRAPPERS = frozenset({"builtins.enumerate", "builtins.zip", "builtins.reversed",
                                 "builtins.iter"})
-# numpy functions and array methods whose result may be (a view of) an argument.
-VIEW_RESULTS = frozenset({
-    "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "reshape", "ravel",
-    "transpose", "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d",
-    "broadcast_to", "broadcast_arrays", "diagonal", "swapaxes", "moveaxis", "rollaxis", "flip",
-    "fliplr", "flipud", "rot90", "view", "real", "imag", "split", "array_split", "hsplit",
-    "vsplit", "dsplit", "unstack", "matrix_transpose", "permute_dims", "flatten_view",
-})
-# numpy functions and array methods known to build a new array: the stubbed rules and the
-# common constructors.  Any other numpy function or method may return (a view of) an
-# argument (np.require, np.trim_zeros, np.einsum('i->i', w), w.conj(), w.__array__()).
-FRESH_RESULTS = frozenset({
-    "sum", "mean", "clip", "abs", "absolute", "max", "min", "amax", "amin", "sort", "cumsum",
-    "maximum", "minimum", "sqrt", "exp", "log", "norm", "zeros", "ones", "empty", "full",
-    "zeros_like", "ones_like", "empty_like", "full_like", "array", "copy", "astype", "arange",
-    "linspace",
-})
 
 
 class MutationRules:
