@@ -85,9 +85,7 @@ class CallRules:
         ctx = C.blow_up(C.add(inputs, captured))
         for name in changed:
             self.env[name] = before[name]  # the stand-in arguments mean nothing here
-        for name in sorted(changed):
-            if not isinstance(self.env[name].type, T.Callable_):
-                self.invalidate(ir.Name(e.span, name), ctx)
+        self.invalidate_names(changed, e.span, ctx)
 
     def refuse(self: Analysis, span: ir.Span, message: str, inputs: Sequence[Value],
                code: str = "DPS303") -> Value:

@@ -562,58 +562,50 @@ def _reach(ratio: dict[str, dict[str, E.Expr]]) -> dict[str, list[str]]:
     return reach
 
 
-def _growth(ratio: dict[str, dict[str, E.Expr]]) -> dict[str, E.Expr]:
-    """Per carried variable, the factor its distance may grow by in one iteration.
+def _subsystems(ratio, rest, initial):  # type: ignore[no-untyped-def]
+    """Per carried variable: the factor its distance may grow by in one iteration, and
+    its (start, added) contexts summed over what it depends on.
 
     A variable that depends on no other carried one grows by its own factor.
     Otherwise it is bounded with everything it depends on (a closed subsystem):
     the sum of their distances grows by the largest column sum of that part of
     the transfer matrix (its induced L1 norm), and each is at most that sum.
     """
-    growth = {}
+    found = {}
     for u, group in _reach(ratio).items():
-        if group == [u]:
-            growth[u] = ratio[u][u]
-            continue
-        growth[u] = E.ZERO
-        for v in group:
-            column = E.ZERO
-            for w in group:
-                column = E.add(column, ratio[w][v])
-            growth[u] = E.smax(growth[u], column)
-    return growth
-
-
-def _sources(ratio, rest, initial):  # type: ignore[no-untyped-def]
-    """(start, added) contexts per variable: summed over what it depends on."""
-    return {u: (C.total(initial[v] for v in group), C.total(rest[v] for v in group))
-            for u, group in _reach(ratio).items()}
+        growth = ratio[u][u] if group == [u] else E.ZERO
+        if group != [u]:
+            for v in group:
+                column = E.ZERO
+                for w in group:
+                    column = E.add(column, ratio[w][v])
+                growth = E.smax(growth, column)
+        found[u] = (growth, C.total(initial[v] for v in group), C.total(rest[v] for v in group))
+    return found
 
 
 def _closed_form(n, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
-    growth, sources = _growth(ratio), _sources(ratio, rest, initial)
-    final = {u: _geometric_state(growth[u], n, *sources[u]) for u in ratio}
-    last = {u: _geometric_state(growth[u], n - 1, *sources[u]) for u in ratio}
+    bounds = _subsystems(ratio, rest, initial)
+    final = {u: _geometric_state(n, *bounds[u]) for u in ratio}
+    last = {u: _geometric_state(n - 1, *bounds[u]) for u in ratio}
     return final, _by_pseudo(last, pseudo)
 
 
-def _geometric_state(s: E.Expr, n: E.Expr, start: C.Context, added: C.Context) -> C.Context:
+def _geometric_state(n: E.Expr, s: E.Expr, start: C.Context, added: C.Context) -> C.Context:
     return C.add(C.scale(E.power(s, n), start), C.scale(E.geometric(s, n), added))
 
 
 def _unbounded(a, s, count, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
     """Unknown count: only a carried value that is at most 1-sensitive stays bounded."""
-    growth, sources = _growth(ratio), _sources(ratio, rest, initial)
     taint = C.blow_up(count.ctx)
     final = {}
-    for u in ratio:
-        start, added = sources[u]
-        verdict = E.decide_le(growth[u], E.ONE)
+    for u, (growth, start, added) in _subsystems(ratio, rest, initial).items():
+        verdict = E.decide_le(growth, E.ONE)
         if verdict is None:
-            a.assume(sp.Le(growth[u], 1))
+            a.assume(sp.Le(growth, 1))
         if verdict is False:
             a.report(s.span, "DPS207", f"the loop count is not static and '{u}' grows by a "
-                     f"factor {E.render(growth[u])} per iteration")
+                     f"factor {E.render(growth)} per iteration")
             final[u] = C.add(C.blow_up(C.add(start, added)), taint)
             continue
         # Growth <= 1: the start contributes at most once, but whatever an

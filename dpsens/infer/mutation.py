@@ -19,6 +19,7 @@ from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
 if TYPE_CHECKING:
+    from dpsens.diagnostics import Span
     from dpsens.infer.engine import Analysis
 
 # Builtins whose iteration yields the elements of their arguments.
@@ -139,9 +140,7 @@ class MutationRules:
             if isinstance(value.type, T.Callable_):
                 # Calling a closure may write into the arrays it captures (D41).
                 reached = self.closure_arrays(value) | self.alias_group(source)[1]
-                for name in sorted(reached):
-                    if not isinstance(self.env[name].type, T.Callable_):
-                        self.invalidate(ir.Name(expr.span, name), ctx)
+                self.invalidate_names(reached, expr.span, ctx)
             if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
                 continue
             root, group = self.alias_group(source)
@@ -150,6 +149,12 @@ class MutationRules:
             if any(n in self.foreign for n in (root, *group)):
                 self.poisoned = True
             self.shared.mutated |= {n for n in (root, *group) if self.is_parameter(n)}
+
+    def invalidate_names(self: Analysis, names: set[str], span: Span, ctx: C.Context) -> None:
+        """invalidate() each named array (closures among them are not arrays: skipped)."""
+        for name in sorted(names):
+            if not isinstance(self.env[name].type, T.Callable_):
+                self.invalidate(ir.Name(span, name), ctx)
 
     def closure_arrays(self: Analysis, value: Value, seen: set[int] | None = None) -> set[str]:
         """The names of this scope a closure may write into: the values it captures, and
