@@ -264,7 +264,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         """Indexing a container or a tuple."""
         base = self.expr(e.value)
         index = [self._index_part(i) for i in e.index]
-        value = subscript(base, index, self._reporter(e.span))
+        value = subscript(base, index, self._reporter(e.span), self.assume)
         if (isinstance(e.value, ir.Name) and isinstance(e.index[0], ir.Name) and base.ctx
                 and value.ctx == base.ctx):
             variable = self.shared.row_reads.get((e.index[0].id, e.value.id))

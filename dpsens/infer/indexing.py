@@ -13,10 +13,18 @@ from dpsens.sym import expr as E
 
 Part = Union[Value, tuple[Union[Value, None], ...]]  # an index or a (lower, upper, step) slice
 Report = Callable[[str, str], None]
+Assume = Callable[[E.Expr], None]  # records a condition the result relies on
 
 
-def subscript(base: Value, index: list[Part], report: Report) -> Value:
-    """``base[index]``: 1-sensitive in the container, unbounded in a sensitive index."""
+def subscript(base: Value, index: list[Part], report: Report, assume: Assume) -> Value:
+    """``base[index]``: 1-sensitive in the container, unbounded in a sensitive index.
+
+    A slice bound that is a static expression of unknown sign is taken as a
+    position from the start (``v[k:]``, assuming k >= 0) or, written negated,
+    from the end (``v[-k:]``, assuming k > 0). The assumption is reported and
+    checked at call sites: a length must be exact (a mean divides by it), and
+    Python counts a negative bound from the end.
+    """
     index_ctx = C.blow_up(C.total(_ctx(p) for p in index))
     if any(isinstance(p, Value) and not isinstance(p.type, T.Scalar) for p in index):
         # Masks, integer arrays and None (newaxis) select or repeat any entries.
@@ -26,7 +34,11 @@ def subscript(base: Value, index: list[Part], report: Report) -> Value:
         return unknown(C.add(base.ctx, index_ctx))
     if isinstance(base.type, T.TupleType) and len(index) == 1 and isinstance(index[0], Value):
         return _tuple_item(base, index[0], index_ctx, report)
-    result = _container_item(base.type, index)
+    try:
+        result = _item(base.type, index, assume)
+    except UnknownLength as why:
+        report("DPS301", f"the length of this slice of {base.type.show()} is not known: {why}")
+        return unknown(C.add(base.ctx, index_ctx))
     if result is None:
         report("DPS301", f"cannot index {base.type.show()} with {len(index)} indices")
         return unknown(C.add(base.ctx, index_ctx))
@@ -55,26 +67,16 @@ def _tuple_item(base: Value, index: Value, index_ctx: C.Context, report: Report)
     return base.parts[int(position)]
 
 
-def _container_item(t: T.Type, index: list[Part]) -> T.Type | None:
+class UnknownLength(Exception):
+    """A slice whose length cannot be computed exactly (the message says why)."""
+
+
+def _item(t: T.Type, index: list[Part], assume: Assume) -> T.Type | None:
     """The type of an indexed vector or matrix (the container distance bounds it)."""
-    try:
-        return _item(t, index)
-    except _UnknownLength:
-        return None
 
+    def _length(part: Part, full: E.Expr) -> E.Expr:
+        return slice_length(part, full, assume)
 
-class _UnknownLength(Exception):
-    """A slice whose length cannot be computed exactly."""
-
-
-def _length(part: Part, full: E.Expr) -> E.Expr:
-    length = _slice_length(part, full)
-    if length is None:
-        raise _UnknownLength
-    return length
-
-
-def _item(t: T.Type, index: list[Part]) -> T.Type | None:
     if isinstance(t, T.Vector) and len(index) == 1:
         if isinstance(index[0], Value):
             return T.Scalar(t.elem)
@@ -96,32 +98,52 @@ def _item(t: T.Type, index: list[Part]) -> T.Type | None:
     return None
 
 
-def _slice_length(part: Part, full: E.Expr) -> E.Expr | None:
-    """The exact length of a slice (Python's rules), or None when it is not known.
+def slice_length(part: Part, full: E.Expr, assume: Assume) -> E.Expr:
+    """The exact length of a slice (Python's rules); UnknownLength when it is not known.
 
     Lengths must be exact, not upper bounds: a mean divides by them.
     """
     assert isinstance(part, tuple)
     lower, upper, step = (part + (None, None, None))[:3]
     stride = E.ONE if step is None else step.exact
-    if stride is None or not (stride.is_Integer and stride.is_positive):
-        return None
-    if lower is None and upper is None and stride == 1:
-        return full  # ``x[:]``, the common case; sympy's Min/Max/ceiling cost ~0.1 s to warm up
-    start = E.ZERO if lower is None else _position(lower.exact, full)
-    stop = full if upper is None else _position(upper.exact, full)
-    if start is None or stop is None:
-        return None
+    if stride is None or not stride.is_Integer or stride == 0:
+        raise UnknownLength("its step is not a known non-zero integer")
+    if lower is None and upper is None and abs(stride) == 1:
+        return full  # ``x[:]`` and ``x[::-1]``; sympy's Min/Max/ceiling cost ~0.1 s to warm up
+    if stride.is_negative:
+        raise UnknownLength("a negative step with bounds is not analyzed")
+    start, from_end = (E.ZERO, None) if lower is None else _position(lower, full, assume)
+    stop, _ = (full, None) if upper is None else _position(upper, full, assume)
     # sp.Max, not E.smax: these are signed positions, not sensitivities.
-    return sp.Max(E.ZERO, sp.ceiling((sp.Min(stop, full) - sp.Min(start, full)) / stride))
+    if stride != 1:
+        return sp.Max(E.ZERO, sp.ceiling((stop - start) / stride))
+    if start == 0:
+        return stop
+    if stop == full and from_end is not None:
+        return sp.Min(full, from_end)  # ``v[-k:]``: the last k entries
+    return sp.Max(E.ZERO, stop - start)
 
 
-def _position(index: E.Expr | None, full: E.Expr) -> E.Expr | None:
-    """A slice bound as a non-negative position (negative numbers count from the end)."""
-    if index is None:
-        return None
+def _position(bound: Value, full: E.Expr, assume: Assume) -> tuple[E.Expr, E.Expr | None]:
+    """A slice bound as a position in [0, full] (negative numbers count from the end), and
+    how far from the end it counts, for a negative one."""
+    index = bound.exact
+    if index is None or not (index.is_integer or index.is_integer is None and index.free_symbols):
+        raise UnknownLength("a bound is not a static integer")
+    if index.is_nonnegative:
+        return sp.Min(index, full), None
+    if not index.is_negative:
+        # Unknown sign (see subscript()): ``v[-k:]`` is meant from the end, ``v[k:]`` from the start.
+        if not index.could_extract_minus_sign():
+            assume(sp.Ge(index, 0))
+            return sp.Min(index, full), None
+        assume(sp.Gt(-index, 0))
+    return sp.Max(E.ZERO, full + index), -index
     if index.is_negative:
         return sp.Max(E.ZERO, full + index)
-    if index.is_nonnegative:
-        return index
-    return None  # a symbol of unknown sign
+    # Unknown sign (see subscript()): ``v[-k:]`` is meant from the end, ``v[k:]`` from the start.
+    if index.could_extract_minus_sign():
+        assume(sp.Lt(index, 0))
+        return sp.Max(E.ZERO, full + index)
+    assume(sp.Ge(index, 0))
+    return index

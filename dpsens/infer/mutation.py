@@ -253,7 +253,7 @@ class MutationRules:
             # A store writes part of the container: the value (broadcast) into
             # that part, whose distance in the container's norm is at most the
             # container's; writing it into all of it moves the container further.
-            factor = E.mul(element, arith.embed_factor(value.type, _written_part(t, parts)))
+            factor = E.mul(element, arith.embed_factor(value.type, _written_part(t, parts, self.assume)))
         else:
             factor = E.INF
         return C.add(C.scale(factor, value.ctx), index_ctx)
@@ -272,17 +272,20 @@ def _unclipped_by(container: T.Type, stored: Value) -> T.Type:
     return with_metric(container, container.norm, container.elem, None)
 
 
-def _written_part(container: T.Type, parts: list[object]) -> T.Type:
+def _written_part(container: T.Type, parts: list[object],
+                  assume: Callable[[E.Expr], None]) -> T.Type:
     """The type of the part a store writes: a row of a matrix (``m[i] = r``), an exact
     slice of a vector (``v[0:2] = w``), else the whole container."""
-    from dpsens.infer.indexing import _slice_length
+    from dpsens.infer.indexing import UnknownLength, slice_length
 
     if isinstance(container, T.Matrix) and len(parts) == 1 and isinstance(parts[0], Value):
         return T.Vector(container.norm, container.elem, container.cols)
     if isinstance(container, T.Vector) and len(parts) == 1 and isinstance(parts[0], tuple):
-        length = _slice_length(parts[0], container.length)  # type: ignore[arg-type]
-        if length is not None:
-            return T.Vector(container.norm, container.elem, length)
+        try:
+            length = slice_length(parts[0], container.length, assume)  # type: ignore[arg-type]
+        except UnknownLength:
+            return container
+        return T.Vector(container.norm, container.elem, length)
     return container
 
 

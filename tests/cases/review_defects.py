@@ -15,12 +15,12 @@ from dpsens import *  # noqa: F403
 
 
 # was: reported 1/3; truth 1/2 (len(v) = 2)
-def tail3(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/max(0, len(v) - min(len(v), max(0, len(v) - 3)))
+def tail3(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/min(3, len(v))
     return np.mean(v[-3:])
 
 
 # was: x: reported len(v); truth 3 (len(v) = 1)
-def neg_stop(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=1; x=max(0, min(len(v), len(v) - 3)) + 3
+def neg_stop(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=1; x=max(0, len(v) - 3) + 3
     return np.sum(v[:-3] + x) + 3 * x
 
 

@@ -1,0 +1,49 @@
+"""Slices with static symbolic bounds (L14): exact lengths under reported sign assumptions."""
+
+import numpy as np
+
+from dpsens import L1, L2, L_inf, Data, MetricMatrix, MetricVector, Priv, Real, Static, laplace_mechanism
+
+
+def tail_sum(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: v=1; k=static; assumes=k >= 0
+    return float(np.sum(v[k:]))
+
+
+def head_mean(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: v=1/min(k, len(v)); k=static; assumes=k >= 0
+    return float(np.mean(v[:k]))
+
+
+def last_mean(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: v=1/min(k, len(v)); k=static; assumes=k > 0
+    return float(np.mean(v[-k:]))
+
+
+def window_sum_l2(v: MetricVector[L2, Real], a: Static[int], b: Static[int]) -> Real:  # expect: v=sqrt(max(0, -min(a, len(v)) + min(b, len(v)))); a=static; b=static; assumes=a >= 0, b >= 0
+    return float(np.sum(v[a:b]))
+
+
+def strided_mean(v: MetricVector[L_inf, Real], k: Static[int]) -> Real:  # expect: v=1; k=static; assumes=k >= 0
+    return float(np.mean(v[k::2]))
+
+
+def reversed_mean(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/len(v)
+    return float(np.mean(v[::-1]))
+
+
+def first_rows(m: MetricMatrix[L_inf, Data], b: Static[int], eps: Static[float]) -> Priv[Real]:  # expect: m=(eps, 0); b=static; eps=static; assumes=b >= 0, eps > 0; accounting=sequential
+    batch = m[0:b, :]
+    return laplace_mechanism(1.0, eps, float(np.sum(np.clip(batch[:, 0], 0.0, 1.0))))
+
+
+def calls_with_numbers(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/min(3, len(v)) + 1/min(2, len(v))
+    return head_mean(v, 2) + last_mean(v, 3)
+
+
+def calls_with_a_negative_start(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    return head_mean(v, -1)  # E: DPS306
+
+
+def loop_window(v: MetricVector[L1, Real], n: Static[int]) -> Real:  # expect: v=inf; n=static; assumes=n >= 0
+    total = 0.0
+    for i in range(n):
+        total = total + float(np.sum(v[i:i + 2]))  # E: DPS301
+    return total
