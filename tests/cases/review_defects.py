@@ -181,3 +181,22 @@ def mask_norm(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; returns=u
 # was: reported 1; truth sqrt(len(v))
 def none_index(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; returns=unknown
     return np.linalg.norm(v[None])  # E: DPS202
+
+
+# D48 — was: reported 1; truth sqrt(len(v)) (numpy takes a Boolean index as a 0-d mask:
+# v[True] is all of v, with shape (1, len(v)))
+def true_index(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return np.linalg.norm(v[True])  # E: DPS202
+
+
+def flag_index(v: MetricVector[L_inf, Real], flag: Static[bool]) -> Real:  # expect: v=inf; flag=static; returns=unknown
+    return np.linalg.norm(v[flag])  # E: DPS202
+
+
+def comparison_index(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return np.linalg.norm(v[1 > 0])  # E: DPS202
+
+
+# A tuple takes a Boolean as 0 or 1, like Python.
+def tuple_true_index(x: Real, y: Real) -> Real:  # expect: x=0; y=1
+    return (x, y)[True]
