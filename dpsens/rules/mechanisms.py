@@ -42,6 +42,10 @@ def _statics(a: Analysis, rule: Rule, bound: Bound, span: Any, names: tuple[str,
         assert value is not None
         leaked = C.add(leaked, require_static(a, value, name, rule, span))
         exact = value.exact
+        if exact is None and value.public:
+            a.report(span, "DPS305", f"the value of '{name}' in {short}() is public but not known "
+                     "(a join of branches or an unsupported computation): what it noises is "
+                     "charged (inf, inf); compute it from static parameters instead")
         if exact is not None and exact.is_number and name in _POSITIVE and (
                 not exact.is_positive or (name == "delta" and not exact < 1)):
             a.report(span, "DPS406", f"{short}() needs {name} "

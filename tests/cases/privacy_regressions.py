@@ -114,3 +114,10 @@ def zcdp_callee(x: Real) -> Priv[Real]:  # expect: x=(1.76006, 1/100000); accoun
 def zcdp_group(x: Real) -> Priv[Real]:  # expect: x=(6.17450, 1/100000); accounting=gdp
     # 3x: the Gaussian's μ triples (9ρ), exact GDP; it was group privacy of (ε, δ): (6.74, 2.7e-3)
     return zcdp_callee(3 * x)
+
+
+# A public scale joined from branches has no value to account with: (inf, inf), and
+# DPS305 says why (it used to be silent).
+def scale_from_a_branch(x: Real, flag: Static[bool]) -> Priv[Real]:  # expect: x=(inf, inf); flag=static; accounting=sequential
+    s = 2.0 if flag else 1.0
+    return laplace_mechanism(s, 1.0, x)  # E: DPS305
