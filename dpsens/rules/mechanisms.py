@@ -42,7 +42,7 @@ def _statics(a: Analysis, rule: Rule, bound: Bound, span: Any, names: tuple[str,
         assert value is not None
         leaked = C.add(leaked, require_static(a, value, name, rule, span))
         exact = value.exact
-        if exact is None and value.public:
+        if exact is None and value.public and name in _POSITIVE:  # values the accounting needs
             a.report(span, "DPS305", f"the value of '{name}' in {short}() is public but not known "
                      "(a join of branches or an unsupported computation): what it noises is "
                      "charged (inf, inf); compute it from static parameters instead")
@@ -311,7 +311,17 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     (in_data, _), result = a.function_sensitivity(utility, [data.type, T.REAL], span)
     ctx = C.add(C.scale(in_data, data.ctx), result.ctx)
     _pure(a, span, "exponential", eps, s, ctx, leaked, {})
-    return Value(T.Opaque("candidate"))
+    return Value(_candidate_type(bound["candidates"]))
+
+
+def _candidate_type(candidates: Value | None) -> T.Type:
+    """A public number when the candidates are a tuple of numbers (so that the release
+    can be post-processed: ``2.0 * m``); an opaque candidate otherwise."""
+    kinds = {t.kind if isinstance(t, T.Scalar) else None
+             for t in getattr(getattr(candidates, "type", None), "elts", (None,))}
+    if kinds and kinds <= {"Integer", "Real"}:
+        return T.INTEGER if kinds == {"Integer"} else T.REAL
+    return T.Opaque("candidate")
 
 
 def report_noisy_max(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:

@@ -6,7 +6,7 @@ from dpsens import (
     Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, above_threshold,
     clip, count, fold, map_rows,
     gaussian_mechanism, gaussian_mechanism_zcdp, laplace_mechanism, norm_convert,
-    randomized_response, report_noisy_max, sample, undisc_container,
+    exponential_mechanism, randomized_response, report_noisy_max, rows, sample, undisc_container,
 )
 
 
@@ -143,3 +143,13 @@ def first_crossing_mixed(x: Real, eps: Static[float]) -> Priv[int]:  # expect: x
 def first_crossing_mixed_half(x: Real, eps: Static[float]) -> Priv[int]:  # expect: x=(eps/2, 0); eps=static; accounting=sequential; assumes=eps > 0
     return above_threshold((lambda d: 0.5 * d, lambda d: 0.5 * d, lambda d: 0.5 * d,
                             lambda d: -0.5 * d), eps, x, 0.0)
+
+
+def _closeness(d: MetricMatrix[L_inf, Data], c: Real) -> Real:  # expect: d=1; c=inf
+    return -abs(count(lambda r: r[0] < c, d) - rows(d) / 2)
+
+
+# The chosen candidate is a public number: post-processing it is free.
+def median_doubled(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: data=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    m = exponential_mechanism(1.0, eps, (0.0, 1.0, 2.0, 3.0), _closeness, data)
+    return 2.0 * m + 1.0
