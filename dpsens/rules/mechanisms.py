@@ -449,24 +449,29 @@ def parallel_fold_rows(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Valu
     names = [a.fresh_variable("acc", init.type)] + [a.fresh_variable("row", t) for t in row_types]
     args = [Value(init.type, C.single(names[0]))] + [Value(t, C.single(n))
                                                       for t, n in zip(row_types, names[1:])]
-    outer = a.ledger
-    a.ledger = L.Ledger()
-    try:
-        result = a.call_value(f, args, {}, span, "parallel_fold_rows function")
-        spent = a.ledger.items
-    finally:
-        a.ledger = outer
     from dpsens.rules.higher_order import per_element
 
     moves = {names[0]: dict(init.ctx), names[1]: dict(per_element(m1)),
              names[2]: dict(per_element(m2))}
+    outer = a.ledger
+    a.ledger = L.Ledger()
+    try:
+        result = a.call_value(f, args, {}, span, "parallel_fold_rows function")
+        # What f returns without noise is released: an inline-analyzed closure returns
+        # it as is (an analyzed privacy function was charged for it in its summary).
+        released = {v: (UNBOUNDED,) for v, r in result.ctx.items() if not E.is_zero(r)}
+        if any(moves.get(v, True) for v in released):  # a public init releases nothing
+            a.report(span, "DPS403", "the function given to parallel_fold_rows() returns a value "
+                     "that depends on its accumulator or rows without noise: it is released")
+        a.ledger.charge(released)
+        spent = a.ledger.items
+    finally:
+        a.ledger = outer
     once = L.retarget(spent, moves)
     captured = [i for i in spent if not (L.variables([i]) <= set(names))]
     outer.items.extend(once)
     if captured:
         outer.items.append(L.Loop(rows_1, tuple(captured)))
-    if result.ctx:
-        return unknown(C.total([init.ctx, m1.ctx, m2.ctx]))
     return Value(result.type)
 
 

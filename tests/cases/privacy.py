@@ -6,7 +6,7 @@ from dpsens import (
     Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, above_threshold,
     clip, count, fold, map_rows,
     gaussian_mechanism, gaussian_mechanism_zcdp, laplace_mechanism, norm_convert,
-    exponential_mechanism, randomized_response, report_noisy_max, rows, sample, undisc_container,
+    exponential_mechanism, parallel_fold_rows, randomized_response, report_noisy_max, rows, sample, undisc_container,
 )
 
 
@@ -153,3 +153,23 @@ def _closeness(d: MetricMatrix[L_inf, Data], c: Real) -> Real:  # expect: d=1; c
 def median_doubled(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: data=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
     m = exponential_mechanism(1.0, eps, (0.0, 1.0, 2.0, 3.0), _closeness, data)
     return 2.0 * m + 1.0
+
+
+# parallel_fold_rows with a nested def (it was (inf, inf) in both with a wrong DPS403 on l):
+# each row's release is paid once; what f returns un-noised is released.
+def parallel_nested_def(m: MetricMatrix[L_inf, Data], l: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(1/2, 0); l=(0, 0); accounting=sequential
+    def step(acc: Real, r1: MetricVector[L_inf, Data], r2: MetricVector[L_inf, Data]) -> Priv[Real]:
+        return acc + laplace_mechanism(1.0, 0.5, float(np.clip(r1[0], 0.0, 1.0)))
+    return parallel_fold_rows(step, 0.0, m, l)
+
+
+def parallel_leaks_a_row(m: MetricMatrix[L_inf, Data], l: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(inf, inf); l=(0, 0); accounting=sequential
+    def step(acc: Real, r1: MetricVector[L_inf, Data], r2: MetricVector[L_inf, Data]) -> Priv[Real]:
+        return acc + float(np.clip(r1[0], 0.0, 1.0))
+    return parallel_fold_rows(step, 0.0, m, l)  # E: DPS403
+
+
+def parallel_leaks_the_start(x: Real, m: MetricMatrix[L_inf, Data], l: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: x=(inf, inf); m=(1/2, 0); l=(0, 0); accounting=sequential
+    def step(acc: Real, r1: MetricVector[L_inf, Data], r2: MetricVector[L_inf, Data]) -> Priv[Real]:
+        return acc + laplace_mechanism(1.0, 0.5, float(np.clip(r1[0], 0.0, 1.0)))
+    return parallel_fold_rows(step, x, m, l)  # E: DPS403
