@@ -172,11 +172,14 @@ def substitute(history: tuple[VarItem, ...], mapping: dict[E.Expr, E.Expr]) -> t
     out: list[VarItem] = []
     for item in history:
         if isinstance(item, Charge):
+            gaussian = None if item.gaussian is None else E.substitute(item.gaussian, mapping)
+            rho = None if item.rho is None else E.substitute(item.rho, mapping)
+            if rho is None and gaussian is not None and gaussian.is_number and gaussian.is_positive:
+                # A Gaussian whose σ was symbolic (no ρ then) has one now: ρ = 1/(2·(σ/r)²).
+                rho = E.div(E.ONE, 2 * gaussian**2)
             out.append(replace(
                 item, epsilon=E.substitute(item.epsilon, mapping),
-                delta=E.substitute(item.delta, mapping),
-                rho=None if item.rho is None else E.substitute(item.rho, mapping),
-                gaussian=None if item.gaussian is None else E.substitute(item.gaussian, mapping),
+                delta=E.substitute(item.delta, mapping), rho=rho, gaussian=gaussian,
                 laplace=None if item.laplace is None else E.substitute(item.laplace, mapping)))
         elif isinstance(item, VarLoop):
             out.append(VarLoop(E.substitute(item.count, mapping), substitute(item.body, mapping)))
