@@ -115,3 +115,32 @@ def test_a_long_loop_is_accounted_in_bounded_time_and_memory(tmp_path: Path) -> 
     assert not file.diagnostics
     # Basic composition gives 100000; PLD about 37880 (the exact grid's value is 37879.83).
     assert 37879.8 < float(x["epsilon"]) < 38000
+
+
+@pytest.mark.dp_accounting
+def test_a_sample_amplifies_the_best_bound_of_its_loop(tmp_path: Path) -> None:
+    """100 Laplace(0.1) on one sample of 100 rows out of 1,000: the loop's PLD bound,
+    amplified (basic inside gave log(0.9 + e^10/10) = 7.698)."""
+    from dp_accounting import LaplaceDpEvent, SelfComposedDpEvent
+    from dp_accounting.pld import PLDAccountant
+
+    program = tmp_path / "sampled.py"
+    program.write_text(
+        "from dpsens import Data, L_inf, MetricMatrix, Priv, Real, count, laplace_mechanism, sample\n\n\n"
+        "def sample_then_many_laplace(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:\n"
+        "    d, _l = sample(100, data, data)\n"
+        "    acc = 0.0\n"
+        "    for _ in range(100):\n"
+        "        acc = acc + laplace_mechanism(1.0, 0.1, count(lambda r: r[0] > 0, d))\n"
+        "    return acc\n")
+    report = _function(str(program), "sample_then_many_laplace",
+                       Options(bindings=(("rows(data)", 1000.0),)))
+    [data] = report["params"]
+    accountant = PLDAccountant()
+    accountant.compose(SelfComposedDpEvent(LaplaceDpEvent(10.0), 100))
+    inner = accountant.get_epsilon(1e-5)
+    truth = math.log1p(0.1 * math.expm1(inner))
+    assert report["accounting"] == "amplified"
+    assert truth <= float(data["epsilon"]) <= truth * 1.001
+    assert data["delta"] == "1/1000000"  # q·δ′
+    assert float(data["epsilon"]) < math.log(0.9 + math.exp(10) / 10)

@@ -4,6 +4,8 @@
   amplification by subsampling without replacement (Balle–Barthe–Gaboardi 2018,
   Thm 9: log(1 + q(e^ε − 1)), qδ) and group privacy; always available, symbolic;
 - advanced: the full Dwork–Rothblum–Vadhan bound for each loop, where numeric;
+- amplified: a sample's body accounted with the best method before amplification
+  (the theorem holds for any (ε, δ)), where numeric;
 - zCDP: Gaussian and pure-ε charges as ρ, converted with Canonne–Kamath–Steinke;
 - gdp: histories of Gaussian charges only are μ-GDP with μ = √(Σ μᵢ²), whose
   (ε, δ) curve is exact; no accountant can do better, so dp-accounting is skipped;
@@ -43,7 +45,7 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
     if not _numeric(epsilon) or E.is_inf(epsilon) or E.is_zero(epsilon):
         return _symbolic_zcdp(history, delta_prime) or best
     exact = _gaussian_dp(history, delta_prime)
-    candidates = [_advanced(history, delta_prime)]
+    candidates = [_advanced(history, delta_prime), _amplified_best(history, delta_prime)]
     # The exact curve is below zCDP, RDP and PLD at the same δ', so they need not run.
     candidates += [exact] if exact is not None else [_zcdp(history, delta_prime),
                                                      *_dp_accounting(history, delta_prime)]
@@ -138,6 +140,23 @@ def _advanced(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
     except (ValueError, OverflowError):
         return None
     return Cost(E.decimal_up(epsilon), E.number(delta), "advanced") if used[0] else None
+
+
+def _amplified_best(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
+    """Basic composition, but each sample's body is first accounted with the best method
+    (amplification holds for any (ε, δ)-DP mechanism run on the sample); numeric only."""
+    epsilon, delta, improved = E.ZERO, E.ZERO, False
+    for item in history:
+        if isinstance(item, VarSampled) and _has_loop(item.body):
+            inner = account(item.body, delta_prime)
+            improved = improved or inner.method not in ("sequential", "basic")
+            e, d = subsampled(inner.epsilon, inner.delta, E.div(item.size, item.population))
+        else:
+            e, d = _basic_item(item)
+        epsilon, delta = E.add(epsilon, e), E.add(delta, d)
+    if not improved or not (_numeric(epsilon) and _numeric(delta)):
+        return None
+    return Cost(E.decimal_up(float(epsilon)), delta, "amplified")
 
 
 def _log(x: float) -> float:
