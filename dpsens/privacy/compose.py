@@ -175,33 +175,44 @@ def _expm1(x: float) -> float:
 
 
 def _rho(history: tuple[VarItem, ...]) -> float | None:
-    """Total ρ when every charge has a zCDP form (no subsampling)."""
+    """Total ρ when every charge has a zCDP form, and every sample amplifies to pure DP."""
     return _total(history, lambda c: float(c.rho) if c.rho is not None and _numeric(c.rho)
-                  else None)
+                  else None, _sampled_rho)
 
 
-def _total(history: tuple[VarItem, ...], per_charge: Callable[[Charge], float | None]
-           ) -> float | None:
+def _sampled_rho(item: VarSampled) -> float | None:
+    """ρ of a sample whose amplified body is pure ε′-DP: ε′²/2 (Bun–Steinke 2016,
+    Prop 1.4: ε-DP implies ε²/2-zCDP), as for a Laplace charge."""
+    epsilon, delta = _basic_item(item)
+    if not (_numeric(epsilon) and E.is_zero(delta)):
+        return None
+    return float(epsilon) ** 2 / 2
+
+
+def _total(history: tuple[VarItem, ...], per_charge: Callable[[Charge], float | None],
+           per_sample: Callable[[VarSampled], float | None] | None = None) -> float | None:
     """Σ of a per-charge ρ or μ²: loops multiply it, public branches take the larger, a
     group of distance d multiplies it by ⌈d⌉²; None when a charge has none, a count or
-    distance is symbolic, or the history samples."""
+    distance is symbolic, or the history samples (unless ``per_sample`` prices it)."""
     total = 0.0
     for item in history:
         part: float | None = None
         if isinstance(item, Charge):
             part = per_charge(item)
+        elif isinstance(item, VarSampled) and per_sample is not None:
+            part = per_sample(item)
         elif isinstance(item, VarLoop):
-            inner = _total(item.body, per_charge)
+            inner = _total(item.body, per_charge, per_sample)
             if inner is not None and _numeric(item.count):
                 part = float(item.count) * inner
         elif isinstance(item, VarGroup):
             # ρ-zCDP is ⌈d⌉²ρ-zCDP for neighbours d steps apart (Bun–Steinke 2016, Prop 27);
             # a Gaussian's μ grows by d ≤ ⌈d⌉ with the shift.
-            inner = _total(item.body, per_charge)
+            inner = _total(item.body, per_charge, per_sample)
             if inner is not None and _numeric(item.distance):
                 part = float(sp.ceiling(item.distance)) ** 2 * inner
         elif isinstance(item, VarChoice):
-            a, b = (_total(branch, per_charge) for branch in item.branches)
+            a, b = (_total(branch, per_charge, per_sample) for branch in item.branches)
             if a is not None and b is not None:
                 part = max(a, b)
         if part is None:
