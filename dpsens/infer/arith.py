@@ -32,6 +32,10 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
     if not (_numeric(a.type) and _numeric(b.type)):
         report("DPS301", f"operator '{op}' is not defined on {a.type.show()} and {b.type.show()}")
         return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
+    failure = broadcast_failure([a, b])
+    if failure is not None:
+        report("DPS301", failure)
+        return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
     result_type = result_type_of(op, [a, b])
     if a.public and b.public:
         return _static(op, a, b, result_type)
@@ -68,10 +72,11 @@ def _numeric(t: T.Type) -> bool:
 
 
 def result_type_of(op: str, operands: Sequence[Value]) -> T.Type:
-    """Shape (the highest rank), metric and element kind of an entrywise operation.
+    """Shape (numpy's broadcast shape), metric and element kind of an entrywise operation.
 
     The element kind and the norm come from the sensitive operands: a public
     operand is 0 away from itself in every metric, so its own metric is moot.
+    UNKNOWN when the shapes do not broadcast to a known shape (broadcast_failure).
     """
     sensitive = [v for v in operands if not v.public] or list(operands)
     shaped = max(operands, key=lambda v: (_RANK[type(v.type)], not v.public))
@@ -86,14 +91,117 @@ def result_type_of(op: str, operands: Sequence[Value]) -> T.Type:
         kind = "Real"
     normed = [v.type for v in sensitive if isinstance(v.type, (T.Vector, T.Matrix))]
     norm = normed[0].norm if normed else getattr(shaped.type, "norm", "L1")
-    t = shaped.type
-    same_rank = [v.type for v in operands if type(v.type) is type(t)]
-    if isinstance(t, T.Matrix):
-        rows = _broadcast([m.rows for m in same_rank])  # type: ignore[attr-defined]
-        return T.Matrix(norm, kind, rows, _broadcast([m.cols for m in same_rank]))  # type: ignore[attr-defined]
-    if isinstance(t, T.Vector):
-        return T.Vector(norm, kind, _broadcast([v.length for v in same_rank]))  # type: ignore[attr-defined]
+    return shaped_type(broadcast_shape([v.type for v in operands]), norm, kind)
+
+
+def shaped_type(shape: tuple[E.Expr, ...] | str, norm: str, kind: str) -> T.Type:
+    """The scalar, vector or matrix of a broadcast shape (UNKNOWN for a failure)."""
+    if isinstance(shape, str):
+        return UNKNOWN
+    if len(shape) == 2:
+        return T.Matrix(norm, kind, shape[0], shape[1])
+    if len(shape) == 1:
+        return T.Vector(norm, kind, shape[0])
     return T.Scalar(kind)
+
+
+def _axes(t: T.Type) -> list[str]:
+    """The size attributes of t in numpy's axis order (a vector is one row)."""
+    if isinstance(t, T.Matrix):
+        return ["rows", "cols"]
+    if isinstance(t, T.Vector):
+        return ["length"]
+    return []
+
+
+@E.remembered
+def equal_sizes(a: E.Expr, b: E.Expr) -> bool:
+    """Sizes decided equal for every value of their symbols."""
+    return bool(a == b or sp.Eq(a, b) == sp.true)
+
+
+@E.remembered
+def different_sizes(a: E.Expr, b: E.Expr) -> bool:
+    """Sizes decided different for every value of their symbols (``min(2, cols(m))``
+    is never 5)."""
+    if sp.Eq(a, b) == sp.false:
+        return True
+    for x, y in ((a, b), (b, a)):
+        upper = _upper_bound(x)
+        if upper is not None and upper < _lower_bound(y):
+            return True
+    return False
+
+
+def _upper_bound(size: E.Expr) -> E.Expr | None:
+    """A number no size of this form exceeds, where min/max of numbers show one."""
+    if size.is_Number:
+        return size
+    if isinstance(size, sp.Min):
+        known = [b for b in (_upper_bound(arg) for arg in size.args) if b is not None]
+        return min(known) if known else None
+    if isinstance(size, sp.Max):
+        bounds = [_upper_bound(arg) for arg in size.args]
+        return None if any(b is None for b in bounds) else max(bounds)  # type: ignore[type-var]
+    return None
+
+
+def _lower_bound(size: E.Expr) -> E.Expr:
+    """A number every size of this form reaches: a size is never negative, and a
+    dimension symbol is positive."""
+    if size.is_Number:
+        return size
+    if size.is_positive and size.is_integer:
+        return E.ONE
+    if isinstance(size, sp.Max):
+        return max(_lower_bound(arg) for arg in size.args)
+    if isinstance(size, sp.Min):
+        return min(_lower_bound(arg) for arg in size.args)
+    return E.ZERO
+
+
+def is_one(size: E.Expr) -> bool:
+    """A size decided to be 1 (numpy stretches such an axis)."""
+    return equal_sizes(size, E.ONE)
+
+
+def broadcast_shape(types: Sequence[T.Type]) -> tuple[E.Expr, ...] | str:
+    """numpy's broadcast shape of operands of these types, or why it is not known.
+
+    Trailing axes are aligned (a vector is one row against a matrix); on each
+    axis every size decided to be 1 stretches to the others, which must be
+    decided equal; when they are not (``n`` against ``n + 1``: either may be 1),
+    the size of the result is unknown.
+    """
+    rank = max((len(_axes(t)) for t in types), default=0)
+    shape: list[E.Expr] = []
+    for position in range(rank):  # position from the end
+        sizes = [getattr(t, _axes(t)[-1 - position]) for t in types
+                 if len(_axes(t)) > position]
+        stretched = [s for s in sizes if not is_one(s)]
+        if not stretched:
+            shape.append(E.ONE)
+            continue
+        size = stretched[0]
+        for other in stretched[1:]:
+            if not equal_sizes(other, size):
+                return (f"operands of shapes {_show_shapes(types)} broadcast to a shape "
+                        f"that is not known: sizes {E.render(size)} and {E.render(other)} "
+                        "are not known to be equal, or one of them 1")
+        shape.append(size)
+    return tuple(reversed(shape))
+
+
+def _show_shapes(types: Sequence[T.Type]) -> str:
+    return " and ".join(
+        "(" + ", ".join(E.render(getattr(t, axis)) for axis in _axes(t))
+        + ("," if len(_axes(t)) == 1 else "") + ")" for t in types)
+
+
+def broadcast_failure(operands: Sequence[Value]) -> str | None:
+    """Why the operands' broadcast shape is not known, or None when it is."""
+    shape = broadcast_shape([v.type for v in operands if _numeric(v.type)])
+    return shape if isinstance(shape, str) else None
 
 
 def _natural(value: Value) -> bool:
@@ -103,42 +211,39 @@ def _natural(value: Value) -> bool:
 
 
 def unify_sizes(operands: Sequence[Value], assume: Callable[[E.Expr], None]) -> list[Value]:
-    """Operands of one rank whose sizes are not known to match are assumed to match.
+    """Aligned axes whose sizes are not known to match are assumed to match.
 
-    numpy would broadcast a size-1 axis instead; the assumption says the bound
-    relies on the sizes being equal (without it, such an operand could move
-    every entry).
+    numpy aligns trailing axes (a vector's length with a matrix's columns).
+    On each axis the first operand whose size is not decided to be 1 is the
+    reference; another size that is neither decided 1 (numpy stretches it,
+    priced in embed_factor) nor provably different from the reference (the
+    broadcast shape is then unknown: broadcast_failure) is assumed equal to it,
+    and the assumption is reported: it says the bound relies on the sizes being
+    equal (without it, a size-1 operand could move every entry, or widen the
+    result).
     """
     out = list(operands)
-    for rank in (T.Vector, T.Matrix):
-        members = [i for i, v in enumerate(out) if isinstance(v.type, rank)]
+    rank = max((len(_axes(v.type)) for v in out), default=0)
+    for position in range(rank):
+        members = [(i, _axes(v.type)[-1 - position]) for i, v in enumerate(out)
+                   if len(_axes(v.type)) > position]
+        members = [(i, axis) for i, axis in members if not is_one(getattr(out[i].type, axis))]
         if len(members) < 2:
             continue
-        first = out[members[0]].type
-        for i in members[1:]:
+        first, first_axis = members[0]
+        theirs = getattr(out[first].type, first_axis)
+        for i, axis in members[1:]:
             t = out[i].type
-            mapping = {}
-            for axis in ("length", "rows", "cols"):
-                mine, theirs = getattr(t, axis, None), getattr(first, axis, None)
-                if mine is not None and theirs is not None and mine != theirs:
-                    equal = sp.Eq(mine, theirs)
-                    if equal == sp.false:
-                        continue  # provably different: numpy broadcasts, priced in embed_factor
-                    if equal != sp.true:
-                        assume(equal)
-                    mapping[axis] = theirs
-            if mapping:
-                out[i] = Value(replace(t, **mapping), out[i].ctx, out[i].exact, out[i].bound,
-                               out[i].parts)
+            mine = getattr(t, axis)
+            if mine == theirs:
+                continue
+            if different_sizes(mine, theirs):
+                continue  # the broadcast shape is unknown (broadcast_failure)
+            if not equal_sizes(mine, theirs):
+                assume(sp.Eq(mine, theirs))
+            out[i] = Value(replace(t, **{axis: theirs}), out[i].ctx, out[i].exact, out[i].bound,
+                           out[i].parts)
     return out
-
-
-def _broadcast(sizes: list[E.Expr]) -> E.Expr:
-    """The size of a broadcast axis: a size-1 axis stretches to the other's size."""
-    result = sizes[0]
-    for size in sizes[1:]:
-        result = E.smax(result, size)
-    return result
 
 
 def embed_factor(source: T.Type, target: T.Type) -> E.Expr:
@@ -148,7 +253,7 @@ def embed_factor(source: T.Type, target: T.Type) -> E.Expr:
         if isinstance(source, T.Matrix):
             factor = _stretched(source.norm, target.norm, source.cols, target.cols)
             # Rows broadcast from a single row move every row.
-            return factor if source.rows == target.rows else E.mul(target.rows, factor)
+            return factor if equal_sizes(source.rows, target.rows) else E.mul(target.rows, factor)
         per_row = embed_factor(source, T.Vector(target.norm, target.elem, target.cols))
         return E.mul(target.rows, per_row)  # the same scalar or row moves every row
     if isinstance(target, T.Vector):
@@ -161,8 +266,10 @@ def embed_factor(source: T.Type, target: T.Type) -> E.Expr:
 def _stretched(source: str, target: str, size: E.Expr, full: E.Expr) -> E.Expr:
     """Re-measuring n entries in another norm; a size that may be 1 may broadcast."""
     factor = T.norm_factor(source, target, full)
-    if size == full:
+    if equal_sizes(size, full):
         return factor
+    if is_one(size):  # one entry copied to all: its distance is that entry's
+        return T.norm_factor("L_inf", target, full)
     return E.smax(factor, T.norm_factor("L_inf", target, full))
 
 
@@ -267,7 +374,7 @@ _INTEGER_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
-def compare(a: Value, b: Value, op: str | None = None) -> Value:
+def compare(a: Value, b: Value, op: str | None = None, report: Report | None = None) -> Value:
     """``a < b``: a Bool (entrywise: a Data container), continuous only in discrete operands.
 
     Public integers with known values compare to a known Bool (1 or 0): Python's
@@ -279,10 +386,13 @@ def compare(a: Value, b: Value, op: str | None = None) -> Value:
     operands = [a, b]
     shaped = max(operands, key=lambda v: (_RANK.get(type(v.type), 0), not v.public)).type
     result_type: T.Type = T.BOOL
-    if isinstance(shaped, T.Vector):
-        result_type = T.Vector(shaped.norm, "Data", shaped.length)
-    elif isinstance(shaped, T.Matrix):
-        result_type = T.Matrix(shaped.norm, "Data", shaped.rows, shaped.cols)
+    if isinstance(shaped, (T.Vector, T.Matrix)):
+        shape = broadcast_shape([v.type for v in operands if _numeric(v.type)])
+        if isinstance(shape, str):
+            if report is not None:
+                report("DPS301", shape)
+            return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
+        result_type = shaped_type(shape, shaped.norm, "Data")
     ctx: C.Context = C.EMPTY
     for operand in operands:
         if T.is_discrete_metric(operand.type) and _numeric(operand.type):

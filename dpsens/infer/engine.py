@@ -204,7 +204,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             return Value(T.BOOL, arith.truth(operand))
         if isinstance(e, ir.Compare):
             left, right = arith.unify_sizes([self.expr(e.left), self.expr(e.right)], self.assume)
-            return arith.compare(left, right, e.op)
+            return arith.compare(left, right, e.op, self._reporter(e.span))
         if isinstance(e, ir.BoolOp):
             return arith.boolean(e.op, [self.expr(v) for v in e.values])
         if isinstance(e, ir.IfExp):

@@ -155,7 +155,8 @@ class StatementRules:
             operand = self.expr(statement.value)
             if isinstance(target, ir.StoreTarget) and target.target is not None:
                 # x[i] op= e stores x[i] op e, not e.
-                current = self.expr(target.target)
+                current, operand = arith.unify_sizes([self.expr(target.target), operand],
+                                                     self.assume)
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
             self.mutate(target, operand)  # type: ignore[arg-type]

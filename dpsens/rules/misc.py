@@ -117,7 +117,9 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     assert left is not None and right is not None
     left, right = arith.unify_sizes([left, right], a.assume)
     result_type = arith.result_type_of("+", [left, right])
-    if T.scalar_kind_of(result_type) == "Data":
+    if T.scalar_kind_of(result_type) == "Data" or \
+            not isinstance(result_type, (T.Scalar, T.Vector, T.Matrix)):
+        # Data results, and shapes that do not broadcast (DPS301): as for +.
         return arith.binary("+", left, right, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
     single = isinstance(result_type, T.Scalar) or (
         isinstance(result_type, T.Vector) and result_type.norm == "L_inf")

@@ -1,0 +1,95 @@
+"""numpy broadcasting between operands of different rank or with size-1 axes (D45).
+
+Trailing axes are aligned (a vector is one row against a matrix); a size-1 axis
+stretches to the other size; each operand is charged for how often its entries
+are copied into the result, in the result's norm.  Every function here once
+gave a bound below the truth (n = len(v)) unless it says otherwise.
+"""
+
+import numpy as np
+
+from dpsens import Data, L1, L_inf, MetricMatrix, MetricVector, Real, Static
+
+
+# was: reported 3 (the sum typed as 3 x 1); truth 3n
+def column_plus_vector(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=3*len(v)
+    return float(np.sum(np.zeros((3, 1)) + v))
+
+
+# was: m 1, v rows(m); truth m n, v rows(m)·n
+def first_column_plus_vector(m: MetricMatrix[L_inf, Real], v: MetricVector[L_inf, Real]) -> Real:  # expect: m=len(v); v=len(v)*rows(m)
+    return float(np.sum(m[:, 0:1] + v))
+
+
+# was: reported 1; truth n (each entry of the column is compared with all of t)
+def column_above_thresholds(m: MetricMatrix[L_inf, Data], t: Static[MetricVector[L_inf, Real]]) -> Real:  # expect: m=len(t); t=static
+    return float(np.sum(np.clip(m[:, 0:1] > t, 0.0, 1.0)))
+
+
+# The same with thresholds that are data too, so that the soundness test runs it.
+# was: m 1, t rows(m); truth m n, t rows(m)·n
+def column_above_data(m: MetricMatrix[L_inf, Data], t: MetricVector[L_inf, Data]) -> Real:  # expect: m=len(t); t=len(t)*rows(m)
+    return float(np.sum(np.clip(m[:, 0:1] > t, 0.0, 1.0)))
+
+
+# was: reported 4; truth 2·sqrt(n).  4·sqrt(n) is sound but loose: the matrix
+# metric sums the rows, and does not know that the four rows are one vector.
+def frobenius_of_rows(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=4*sqrt(len(v))
+    return float(np.linalg.norm(np.zeros((4, 1)) + v))
+
+
+# was: reported 1 (z.shape[1] taken as 1); truth 5
+def broadcast_width(x: Real) -> Real:  # expect: x=5
+    z = np.zeros((3, 1)) + np.zeros(5)
+    return x * z.shape[1]
+
+
+# was: reported 1 (z.shape[1] taken as 1); truth 5
+def compared_width(m: MetricMatrix[L_inf, Data], x: Real) -> Real:  # expect: m=0; x=5
+    z = m[:, 0:1] > np.zeros(5)
+    return x * z.shape[1]
+
+
+# Both operands stretch (this one was already right: 12)
+def outer_shape(x: Real) -> Real:  # expect: x=12
+    z = np.zeros((1, 4)) + np.zeros((3, 1))
+    return x * z.shape[0] * z.shape[1]
+
+
+# was: reported 1 under the assumption cols(m) == 1 (the public operand was the
+# size reference); truth cols(m), with no assumption: numpy stretches the column
+def ones_column_plus_matrix(m: MetricMatrix[L_inf, Real]) -> Real:  # expect: m=cols(m)
+    return float(np.sum(np.zeros((m.shape[0], 1)) + m))
+
+
+# was: reported 2 under the assumption cols(m) == 1; truth 2·cols(m)
+def column_plus_its_matrix(m: MetricMatrix[L_inf, Real]) -> Real:  # expect: m=2*cols(m)
+    return float(np.sum(m[:, 0:1] + m))
+
+
+# was: reported 1 under the assumption len(v) == 1; truth 1 with no assumption
+def length_one_plus_vector(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return float(np.sum(np.zeros(1) + v))
+
+
+# was: m 1; truth m n (np.maximum broadcasts like +)
+def column_maximum(m: MetricMatrix[L1, Real], v: MetricVector[L1, Real]) -> Real:  # expect: m=len(v); v=rows(m)
+    return float(np.sum(np.maximum(m[:, 0:1], v)))
+
+
+# Sizes that may differ are assumed equal and the assumption is reported, as for
+# operands of one rank (was: no assumption, which missed cols(m) = 1 < len(v)).
+def matrix_plus_vector(m: MetricMatrix[L_inf, Real], v: MetricVector[L_inf, Real]) -> Real:  # expect: m=cols(m); v=cols(m)*rows(m); assumes=len(v) == cols(m)
+    return float(np.sum(m + v))
+
+
+# Sizes that are never equal, either of which may be 1: the result's size is not
+# known (was: len(v) + 1; numpy gives an empty sum when len(v) = 1).
+def shifted_plus_vector(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return float(np.sum(v[1:] + v))  # E: DPS301
+
+
+# min(2, cols(m)) is never 5, but may be 1 (was: m 1, x rows(m)·min(2, cols(m));
+# truth with cols(m) = 1: m 5, x 5·rows(m)).
+def two_columns_plus_five(m: MetricMatrix[L1, Real], x: Real) -> Real:  # expect: m=inf; x=inf; returns=unknown
+    return float(np.sum(m[:, 0:2] + np.zeros(5) + x))  # E: DPS301
