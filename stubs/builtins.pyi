@@ -1,7 +1,7 @@
 # Typing rules of the Python builtins in the analyzable subset.
 from typing import Any, TypeVar
 
-from dpsens import Integer, Real, Static
+from dpsens import Bool, Integer, Real, Static
 from dpsens.stub import rule, sensitivity, static_value
 
 T = TypeVar("T")
@@ -29,6 +29,10 @@ def float(x: Any) -> Real:
 @rule("int")
 def int(x: Any) -> Integer:
     """Truncation: 1-sensitive on integers, unbounded on reals."""
+
+@rule("bool")
+def bool(x: Any) -> Bool:
+    """x != 0: 1-sensitive on integers, bools and Data; jumps on reals."""
 
 @rule("sum")
 def sum(m: Any) -> Any:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer.values import Value, static, unknown
+from dpsens.infer.values import Value, number, static, unknown
 from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -157,6 +157,20 @@ def to_int(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     exact = x.exact if kind in ("Integer", "Bool") and x.exact is not None \
         and x.exact.is_Integer else None
     return Value(T.INTEGER, ctx, exact)
+
+
+def to_bool(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """bool(x) of a number is x != 0 (R-compare); numpy refuses the truth of an array."""
+    from dpsens.infer import arith
+
+    x = first_argument(bound)
+    if not isinstance(x.type, T.Scalar):
+        a.report(span, "DPS301", f"bool() needs a number, got {x.type.show()}")  # type: ignore[arg-type]
+        return unknown(x.ctx)
+    result = arith.compare(x, number(0), "!=")
+    if result.public and result.exact is None:
+        result = replace(result, bound=E.ONE)  # a public truth value is 0 or 1
+    return result
 
 
 def _axis(a: Analysis, bound: Bound, rule: Rule, span: object) -> tuple[int | None, C.Context]:

@@ -27,6 +27,7 @@ RULES: dict[str, SpecialRule] = {
     "join": misc.join_rule,
     "float": misc.to_float,
     "int": misc.to_int,
+    "bool": misc.to_bool,
     "sum": misc.sum_rule,
     "mean": misc.mean_rule,
     "vector_norm": misc.vector_norm,

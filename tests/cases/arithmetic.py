@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from dpsens import Integer, Real, Static
+from dpsens import Bool, Data, Integer, L1, MetricVector, Real, Static
 
 
 def add(x: Real, y: Real) -> Real:  # expect: x=1; y=1; returns=Real
@@ -153,3 +153,24 @@ def floor_with_a_fraction(a: Integer) -> Real:  # expect: a=inf; returns=Real
 
 def floor_with_a_whole_number(a: Integer) -> Real:  # expect: a=3; returns=Real
     return floor_of_scaled(a, 3)
+
+
+# bool(x) is x != 0: integers, bools and Data are at least 1 apart when they differ.
+def truth_of_data(x: Data) -> Bool:  # expect: x=1
+    return bool(x)
+
+
+def truth_of_integer(i: Integer) -> Real:  # expect: i=1
+    return float(bool(i))
+
+
+def truth_of_real(x: Real) -> Bool:  # expect: x=inf
+    return bool(x)
+
+
+def truth_of_static(k: Static[int], x: Real) -> Real:  # expect: k=static; x=1
+    return x * float(bool(k))
+
+
+def truth_of_vector(v: MetricVector[L1, Real]) -> Bool:  # expect: v=inf; returns=unknown
+    return bool(v)  # E: DPS301
