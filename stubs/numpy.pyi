@@ -78,6 +78,11 @@ def exp(x: Real) -> Real:
 def log(x: Real) -> Real:
     """Natural logarithm: unbounded slope near 0."""
 
+@rule("array")
+def array(x: Any, copy: Static[Any] = ...) -> Any:
+    """A vector of a tuple or list of numbers (L1: the sum of the entries' distances); a
+    copy of an array (copy=False may return the array itself: see mutation.is_fresh)."""
+
 @rule("zeros")
 def zeros(shape: Static[Any]) -> Any:
     """A public array of zeros."""

@@ -151,7 +151,9 @@ class ExprLowerer:
         return None if node is None else self.lower(node)
 
     def _tuple(self, node: cst.BaseExpression) -> ir.Expr:
-        assert isinstance(node, cst.Tuple)
+        """A tuple display; a list display reads the same (what would change a list, a
+        store or a method, is refused or unbounded on a tuple value)."""
+        assert isinstance(node, (cst.Tuple, cst.List))
         elts: list[ir.Expr] = []
         for element in node.elements:
             if isinstance(element, cst.StarredElement):
@@ -313,5 +315,6 @@ _DISPATCH: dict[type, Callable[[ExprLowerer, cst.BaseExpression], ir.Expr]] = {
     cst.IfExp: ExprLowerer._if_exp,
     cst.Subscript: ExprLowerer._subscript,
     cst.Tuple: ExprLowerer._tuple,
+    cst.List: ExprLowerer._tuple,
     cst.Lambda: ExprLowerer._lambda,
 }

@@ -253,6 +253,23 @@ def zeros(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return Value(T.Matrix("L1", "Real", dims[0], dims[1]), extra)
 
 
+def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.array of a tuple (or list display) of numbers is an (L1, ·) vector: a tuple's
+    distance is the sum of its parts' distances, as an L1 vector's is of its entries'.
+    Of an array it is a copy, of the same type."""
+    x = first_argument(bound)
+    if isinstance(x.type, (T.Vector, T.Matrix)):
+        return Value(x.type, x.ctx)
+    kinds = {t.kind if isinstance(t, T.Scalar) else None
+             for t in (x.type.elts if isinstance(x.type, T.TupleType) else ())}
+    if kinds and None not in kinds and ("Data" not in kinds or kinds == {"Data"}):
+        kind = "Real" if "Real" in kinds else "Data" if "Data" in kinds else "Integer"
+        return Value(T.Vector("L1", kind, E.number(len(x.type.elts))), x.ctx)  # type: ignore[union-attr]
+    a.report(span, "DPS301", f"np.array() of {x.type.show()} is not analyzed "  # type: ignore[arg-type]
+             "(numbers, or an array, are)")
+    return unknown(x.ctx)
+
+
 def unbox(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """unbox(value, T, shape): a black-box result gets the type T with that shape."""
     value, t, shape = bound["value"], bound["t"], bound["shape"]

@@ -32,6 +32,7 @@ RULES: dict[str, SpecialRule] = {
     "mean": misc.mean_rule,
     "vector_norm": misc.vector_norm,
     "zeros": misc.zeros,
+    "array": misc.array,
     "extreme": arrays.extreme,
     "sort": arrays.sort,
     "flip": arrays.flip,

@@ -41,7 +41,8 @@ def einsum_alias(x: Real) -> Real:  # expect: x=inf; returns=Real
     return w[0]
 
 
-def array_without_copy(x: Real) -> Real:  # expect: x=inf; returns=Real
+# np.array has a rule now: with copy=False u is w, so the store reaches w (truth 1).
+def array_without_copy(x: Real) -> Real:  # expect: x=1; returns=Real
     w = np.zeros(3)
     u = np.array(w, copy=False)
     u[0] = x

@@ -126,3 +126,29 @@ def shape_loop(m: MetricMatrix[L2, Real]) -> MetricVector[L2, Real]:  # expect: 
 
 def broadcast(v: MetricVector[L2, Real], x: Real) -> MetricVector[L2, Real]:  # expect: v=1; x=sqrt(len(v))
     return v + x
+
+
+# np.array of numbers (a tuple or a list display) is an L1 vector: its distance is the
+# sum of the entries' distances.
+def stacked(x: Real, y: Real, z: Real) -> MetricVector[L1, Real]:  # expect: x=1; y=2; z=1
+    return np.array((x, 2 * y, z))
+
+
+def stacked_list(x: Real, y: Real) -> MetricVector[L2, Real]:  # expect: x=1; y=1
+    return np.array([x, y])
+
+
+def stacked_twice(x: Real) -> Real:  # expect: x=2
+    return float(np.sum(np.array([x, x])))
+
+
+def copied(v: MetricVector[L2, Real]) -> MetricVector[L2, Real]:  # expect: v=1
+    w = np.array(v)
+    w[0] = 0.0
+    return v
+
+
+def list_store_is_unbounded(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    a = [x, 0.0]
+    a[1] = y  # E: DPS205
+    return a[1]
