@@ -201,6 +201,7 @@ def _summed(t: T.Type, axis: int | None) -> tuple[T.Type, E.Expr, E.Expr] | None
 
 def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool) -> Value:
     x = first_argument(bound)
+    x = _numbers_as_vector(x) or x  # sum((a, b)), np.mean([a, b]): as numpy's array of them
     axis, extra = _axis(a, bound, rule, span)
     if rule.qualname == "builtins.sum" and isinstance(x.type, T.Matrix):
         axis = 0  # Python's sum iterates over the rows
@@ -260,14 +261,22 @@ def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     x = first_argument(bound)
     if isinstance(x.type, (T.Vector, T.Matrix)):
         return Value(x.type, x.ctx)
-    kinds = {t.kind if isinstance(t, T.Scalar) else None
-             for t in (x.type.elts if isinstance(x.type, T.TupleType) else ())}
-    if kinds and None not in kinds and ("Data" not in kinds or kinds == {"Data"}):
-        kind = "Real" if "Real" in kinds else "Data" if "Data" in kinds else "Integer"
-        return Value(T.Vector("L1", kind, E.number(len(x.type.elts))), x.ctx)  # type: ignore[union-attr]
+    vector = _numbers_as_vector(x)
+    if vector is not None:
+        return vector
     a.report(span, "DPS301", f"np.array() of {x.type.show()} is not analyzed "  # type: ignore[arg-type]
              "(numbers, or an array, are)")
     return unknown(x.ctx)
+
+
+def _numbers_as_vector(x: Value) -> Value | None:
+    """A tuple of numbers as the (L1, kind) vector numpy makes of it (R-array), or None."""
+    kinds = {t.kind if isinstance(t, T.Scalar) else None
+             for t in (x.type.elts if isinstance(x.type, T.TupleType) else ())}
+    if not kinds or None in kinds or ("Data" in kinds and kinds != {"Data"}):
+        return None
+    kind = "Real" if "Real" in kinds else "Data" if "Data" in kinds else "Integer"
+    return Value(T.Vector("L1", kind, E.number(len(x.type.elts))), x.ctx)  # type: ignore[union-attr]
 
 
 def unbox(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

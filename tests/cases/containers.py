@@ -152,3 +152,11 @@ def list_store_is_unbounded(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
     a = [x, 0.0]
     a[1] = y  # E: DPS205
     return a[1]
+
+
+def sum_of_a_list(x: Real, y: Real) -> Real:  # expect: x=1; y=1
+    return sum([x, y])
+
+
+def mean_of_a_tuple(x: Real, y: Real) -> Real:  # expect: x=1/2; y=1/2
+    return float(np.mean((x, y)))
