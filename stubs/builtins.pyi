@@ -15,12 +15,12 @@ def len(x: Any) -> Static[Integer]:
     """The public length of x."""
 
 @rule("join")
-def max(a: T, b: T) -> T:
-    """The larger of two values: per variable the larger sensitivity."""
+def max(a: T, b: T = ...) -> T:
+    """The larger of two values, or of a tuple or list of them: per variable the larger sensitivity."""
 
 @rule("join")
-def min(a: T, b: T) -> T:
-    """The smaller of two values: per variable the larger sensitivity."""
+def min(a: T, b: T = ...) -> T:
+    """The smaller of two values, or of a tuple or list of them: per variable the larger sensitivity."""
 
 @rule("float")
 def float(x: Any) -> Real:

@@ -113,8 +113,10 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     come from a in some entries and from b in others."""
     from dpsens.infer import arith
 
-    left, right = bound["a"], bound["b"]
-    assert left is not None and right is not None
+    left, right = bound["a"], bound.get("b")
+    assert left is not None
+    if right is None:
+        return _join_items(a, rule, left, span)
     left, right = arith.unify_sizes([left, right], a.assume)
     result_type = arith.result_type_of("+", [left, right])
     if T.scalar_kind_of(result_type) == "Data" or \
@@ -132,6 +134,25 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         pick = sp.Min if rule.qualname.endswith(("min", "minimum")) else sp.Max
         exact = pick(left.exact, right.exact)
     return Value(result_type, ctx, exact)
+
+
+def _join_items(a: Analysis, rule: Rule, items: Value, span: object) -> Value:
+    """max((a, b, c)), min([a, b]): the join of a tuple's parts, two at a time; of a
+    vector's entries, np.max / np.min (R-extreme)."""
+    if isinstance(items.type, T.Vector):
+        from dpsens.rules.arrays import extreme
+
+        return extreme(a, rule, {"a": items}, span)
+    parts = items.parts if isinstance(items.type, T.TupleType) else None
+    if not parts:
+        name = rule.qualname.split(".")[-1]
+        a.report(span, "DPS301", f"{name}() of {items.type.show()} is not analyzed "  # type: ignore[arg-type]
+                 "(two values, or a tuple or list display of them, are)")
+        return unknown(items.ctx)
+    result = parts[0]
+    for part in parts[1:]:
+        result = join_rule(a, rule, {"a": result, "b": part}, span)
+    return result
 
 
 def to_float(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -160,3 +160,11 @@ def sum_of_a_list(x: Real, y: Real) -> Real:  # expect: x=1; y=1
 
 def mean_of_a_tuple(x: Real, y: Real) -> Real:  # expect: x=1/2; y=1/2
     return float(np.mean((x, y)))
+
+
+def min_of_a_tuple(x: Real, y: Real, z: Real) -> Real:  # expect: x=1; y=2; z=1
+    return min((x, 2 * y, z))
+
+
+def max_of_a_vector(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return max(v)
