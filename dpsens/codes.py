@@ -209,9 +209,13 @@ _register(
 _register(
     "DPS306", "assumption-violated", "error",
     "A call passes values for which the callee's reported bound does not hold (one "
-    "of the callee's assumptions is false, or depends on an unknown static value).",
+    "of the callee's assumptions is false, also under the signs the caller's "
+    "assumptions give, or depends on an unknown static value); or, at a def, the "
+    "function's own assumptions can never hold together (one is false under the "
+    "signs the others give: s > 0 and -s > 0).",
     "The callee's sensitivity was derived under that assumption; without it the "
-    "result is unbounded in the call's arguments.",
+    "result is unbounded in the call's arguments. A bound under assumptions no run "
+    "satisfies says nothing, so such a function is unbounded in every parameter.",
     "def shrink(x: Real, n: Integer, c: Static[float]) -> Real: ...  # assumes abs(c) <= 1\n"
     "shrink(x, n, 3.0)",
 )

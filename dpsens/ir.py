@@ -305,6 +305,9 @@ class Module:
     foreign_changed: frozenset[str] = frozenset()
     foreign_stored: frozenset[str] = frozenset()
     foreign_in_functions: frozenset[str] = frozenset()
+    # Names bound once to an immutable value (a literal, a tuple of them, a type alias):
+    # other modules' uses of them cannot change them (only ``m.X = v`` rebinds one).
+    values: frozenset[str] = frozenset()
 
 
 def dotted_name(expr: Expr) -> str | None:

@@ -130,3 +130,55 @@ def test_a_module_only_read_keeps_its_constants(tmp_path: Path) -> None:
     found = {f["qualname"]: {p["name"]: p.get("sensitivity") for p in f["params"]}
              for file in check_paths([str(tmp_path / "wpkg")]).files for f in file.functions}
     assert found["scaled"] == {"x": "1"} and found["f"] == {"x": "2"}
+
+
+def make_alias_users(root: Path) -> None:
+    """A module whose immutable globals (a type alias, a number, a tuple) another module
+    passes as arguments, and whose mutable one it passes to a function that writes it."""
+    package = root / "apkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "defs.py").write_text(
+        "import numpy as np\nimport numpy.typing as npt\n"
+        "from dpsens import (BlackBox, Data, L1, L_inf, MetricMatrix, MetricVector, Real, clip,\n"
+        "    map_rows, unbox, undisc_container)\n\n"
+        "Row = MetricVector[L_inf, Data]\nSCALE = 3.0\nSHAPE = (3, 1)\nARR = np.zeros(3)\n\n"
+        "def one_hot(row: MetricVector[L_inf, Data]) -> BlackBox[npt.NDArray[np.float64]]:\n"
+        "    return np.ones(3)\n\n"
+        "def hist(data: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:\n"
+        "    ind = map_rows(lambda r: clip(L1, unbox(one_hot(r), Row, SHAPE[0])), data)\n"
+        "    return np.sum(undisc_container(ind), axis=0)\n\n"
+        "def scaled(x: Real) -> Real:\n    return SCALE * x\n\n"
+        "def read(x: Real) -> Real:\n    return ARR[0] * x\n")
+    (package / "users.py").write_text(
+        "import numpy as np\n"
+        "from dpsens import (Data, L1, L_inf, MetricMatrix, MetricVector, Real, clip, map_rows,\n"
+        "    unbox, undisc_container)\n"
+        "from apkg import defs\n"
+        "from apkg.defs import ARR, Row, SCALE, SHAPE, one_hot\n\n"
+        "def keep(v: float) -> float:\n    return v\n\n"
+        "def fill(v: np.ndarray, x: float) -> float:\n    v[0] = x\n    return 0.0\n\n"
+        "def hist2(data: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:\n"
+        "    ind = map_rows(lambda r: clip(L1, unbox(one_hot(r), Row, SHAPE[0])), data)\n"
+        "    return np.sum(undisc_container(ind), axis=0)\n\n"
+        "def passes(x: Real) -> Real:\n"
+        "    keep(SCALE)\n    keep(defs.SCALE)\n    keep(SHAPE)\n"
+        "    return SCALE * x + len(SHAPE) * x\n\n"
+        "def writes(x: Real) -> Real:\n    fill(ARR, x)\n    return 0.0\n")
+
+
+def test_passing_another_modules_immutable_global_does_not_rebind_it(tmp_path: Path) -> None:
+    """``from defs import Row`` passed to unbox(), SCALE and SHAPE passed to functions: a
+    name bound once to a type alias, number or tuple cannot change, so defs keeps its
+    values (it was DPS206 and inf in both modules, D47/F2); ARR, an array passed to a
+    function that writes it, still has no single value (D43)."""
+    make_alias_users(tmp_path)
+    for jobs in (1, 2):
+        result = check_paths([str(tmp_path / "apkg")], settings=Settings(jobs=jobs))
+        found = {f["qualname"]: {p["name"]: p.get("sensitivity") for p in f["params"]}
+                 for file in result.files for f in file.functions}
+        assert found["hist"] == found["hist2"] == {"data": "2"}, jobs
+        assert found["scaled"] == {"x": "3"} and found["passes"] == {"x": "5"}, jobs
+        assert found["read"] == {"x": "inf"}, jobs
+        rebound = [d.message for d in result.diagnostics if d.code == "DPS206"]
+        assert rebound and all("'ARR'" in m for m in rebound), (jobs, rebound)

@@ -369,10 +369,17 @@ class _Uses(cst.CSTVisitor):
 
 def _single_values(tree: cst.Module, imports: dict[str, str]) -> set[str]:
     """Names a top-level def, class, import or ``NAME = v`` with an immutable v binds."""
-    safe = set(imports)
+    safe = set(imports) | _immutable_values(tree, imports)
     for statement in tree.body:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             safe.add(statement.name.value)
+    return safe
+
+
+def _immutable_values(tree: cst.Module, imports: dict[str, str]) -> set[str]:
+    """Names a top-level ``NAME = v`` (or ``NAME: t = v``) with an immutable v binds."""
+    safe = set()
+    for statement in tree.body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
                 [small.target] if isinstance(small, cst.AnnAssign) and small.value else []
@@ -390,6 +397,8 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     facts.in_functions |= declared
     safe = _single_values(tree, imports)
     mutable = {name for name, count in bound.items() if count > 1 or name not in safe}
+    facts.values = {name for name in _immutable_values(tree, imports) if bound[name] == 1} \
+        - facts.rebound
     foreign = {name for name, qualified in imports.items()
                if qualified.split(".")[0] not in LIBRARIES}
     needs_uses = foreign_facts(text, syntax, imports, foreign, facts)
@@ -408,4 +417,5 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     if uses.dynamic:
         facts.rebound |= set(bound)
         facts.in_functions |= set(bound)
+    facts.values -= facts.rebound
     return facts

@@ -51,6 +51,9 @@ class GlobalFacts:
     foreign: set[str] = field(default_factory=set)
     foreign_stored: set[str] = field(default_factory=set)
     foreign_in_functions: set[str] = field(default_factory=set)
+    # Names bound once, to an immutable value (a literal, a tuple of them, a type alias):
+    # another module's use of them cannot change them, only ``m.X = v`` rebinds them.
+    values: set[str] = field(default_factory=set)
 
 
 def module_bindings(tree: ast.Module, text: str) -> tuple[Counter[str], set[str]]:

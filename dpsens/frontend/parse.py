@@ -156,6 +156,7 @@ class _ModuleLowerer(StmtLowerer):
             changed_in_functions=frozenset(facts.in_functions),
             foreign_changed=frozenset(facts.foreign), foreign_stored=frozenset(facts.foreign_stored),
             foreign_in_functions=frozenset(facts.foreign_in_functions),
+            values=frozenset(facts.values),
         )
 
     def _constant(self, node: cst.Assign | cst.AnnAssign, constants: dict[str, ir.Expr]) -> None:

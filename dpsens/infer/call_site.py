@@ -167,7 +167,9 @@ class CallSite:
         """Check the callee's assumptions here; undecided ones become the caller's."""
         for condition in self.summary.conditions:
             instance = E.replace(condition, tuple(self.mapping.items()))
-            if instance == sp.false or (instance.free_symbols & self.unknown_statics):
+            # Decided under the caller's sign facts too (its s > 0, k >= 0): D47.
+            if instance == sp.false or (instance.free_symbols & self.unknown_statics) or \
+                    self.caller.decide(instance) is False:
                 shown = E.render(condition)
                 self.caller.report(self.span, "DPS306", f"{self.summary.name}() is only bounded "
                                    f"when {shown}, which this call does not satisfy")

@@ -18,6 +18,7 @@ from dpsens.infer.stmts import StatementRules
 from dpsens.infer.values import UNKNOWN, Value, decided, join, number, static, tuple_value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
+from dpsens.sym import facts
 
 if TYPE_CHECKING:
     from dpsens.infer.program import Program
@@ -100,9 +101,20 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         self.program.report(self.module, span, code, message)
 
     def assume(self, condition: E.Expr) -> None:
-        """Record a condition the result relies on that could not be decided."""
+        """Record a condition the result relies on that could not be decided.
+
+        One that is false under the signs the recorded assumptions give (``2*abs(s)
+        <= s`` after ``s > 0``) is recorded too: the summary's final check
+        (facts.violated, in any order) then makes the function unbounded (D47).
+        Rules that have a diagnostic for a false condition ask decide() first.
+        """
         if condition != E.TRUE and condition not in self.assumptions:
             self.assumptions.append(condition)
+
+    def decide(self, condition: E.Expr) -> bool | None:
+        """A condition decided under the sign facts of the assumptions recorded so far
+        (``s > 0``, ``eps > 0``, ``k >= 0``, ``1/b > 0``; dimensions are positive)."""
+        return facts.decide_under(condition, tuple(self.assumptions))
 
     def tracked(self) -> C.Context:
         """Every parameter, at sensitivity 1 (what unknown effects may touch).

@@ -602,6 +602,8 @@ def _unbounded(a, s, count, ratio, rest, initial, pseudo):  # type: ignore[no-un
     for u, (growth, start, added) in _subsystems(ratio, rest, initial).items():
         verdict = E.decide_le(growth, E.ONE)
         if verdict is None:
+            verdict = False if a.decide(sp.Le(growth, 1)) is False else None
+        if verdict is None:
             a.assume(sp.Le(growth, 1))
         if verdict is False:
             a.report(s.span, "DPS207", f"the loop count is not static and '{u}' grows by a "

@@ -72,8 +72,11 @@ class Program:
 
     def _owned(self, dotted: str, stored: bool, depth: int = 0) -> str | None:
         """``cfg.ARR`` for a write into ``cfg.ARR[0]`` or ``cfg.ARR.x`` (through re-exports);
-        None outside the analyzed modules, for a module itself, or for a def that is
-        passed or called rather than assigned (a function's value cannot change in place)."""
+        None outside the analyzed modules, for a module itself, for a def that is
+        passed or called rather than assigned (a function's value cannot change in place),
+        or for a name the owner binds once to an immutable value (``Row =
+        MetricVector[L_inf, Data]``, ``SCALE = 3.0``) unless it is assigned as an attribute
+        (``cfg.SCALE = v``): passing it, or a store into it, cannot change it."""
         parts = dotted.split(".")
         for i in range(len(parts) - 1, 0, -1):
             owner = self.modules.get(".".join(parts[:i]))
@@ -83,7 +86,8 @@ class Program:
             if head in owner.imports and depth < 10:  # a re-exported object: its owner's name
                 return self._owned(".".join((owner.imports[head], *parts[i + 1:])), stored, depth + 1)
             name = f"{owner.name}.{head}"
-            if name in self.functions and not (stored and i == len(parts) - 1):
+            rebinds = stored and i == len(parts) - 1  # `cfg.X = v`, `del cfg.X`
+            if (name in self.functions or head in owner.values) and not rebinds:
                 return None
             return name
         return None

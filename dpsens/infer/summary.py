@@ -10,8 +10,10 @@ from dpsens import types as T
 from dpsens.infer.annotations import Annotation, AnnotationResolver
 from dpsens.infer.binding import conversion, substitute_type
 from dpsens.infer.values import Value
+from dpsens.privacy.ledger import Charge
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
+from dpsens.sym import facts
 
 if TYPE_CHECKING:
     from dpsens.infer.program import Program
@@ -141,6 +143,9 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
         return summary
     body_result = analysis.run_body(function.body)
     result = body_result
+    impossible = _impossible(program, module, function, analysis.assumptions)
+    if impossible and kind not in PRIVATE:
+        result = result.with_ctx(C.add(result.ctx, C.blow_up(analysis.tracked())))
     if analysis.poisoned:
         result = result.with_ctx(C.add(result.ctx, C.blow_up(analysis.tracked())))
     result = _fit_return(program, module, function, result, returns)
@@ -148,7 +153,8 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     if body_result.parts is not None and result.ctx == body_result.ctx:
         # Per-component contexts let callers unpack a returned tuple precisely.
         summary.ret_parts = [part.ctx for part in body_result.parts]
-    summary.conditions = list(analysis.assumptions)
+    # Assumptions that never hold leave every parameter unbounded, whatever a call passes.
+    summary.conditions = [] if impossible else list(analysis.assumptions)
     summary.callable_types = dict(analysis.shared.callable_types)
     summary.mutated = frozenset(analysis.shared.mutated)
     summary.reads_state = analysis.shared.reads_state
@@ -159,7 +165,30 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
             param.sensitivity = result.ctx.get(param.name, E.ZERO)
     if kind in PRIVATE:
         analysis.finish_privacy(summary, result)
+        if impossible:
+            for entry in summaries:
+                if not entry.static:
+                    entry.epsilon, entry.delta = E.INF, E.INF
+                    summary.histories[entry.name] = (Charge(E.INF, E.INF),)  # callers pay it too
     return summary
+
+
+def _impossible(program: Program, module: ir.Module, function: ir.Function,
+                assumptions: list[E.Expr]) -> bool:
+    """DPS306 when the recorded assumptions can never hold together (D47).
+
+    Each is decided under the signs the others give, whatever order they were
+    recorded in: a bound derived under ``2*abs(s) <= s`` and ``s > 0`` bounds
+    nothing, so the function is unbounded (∞, or (∞, ∞)) in every parameter.
+    """
+    broken = facts.violated(assumptions)
+    if broken is None:
+        return False
+    condition, given = broken
+    when = f" when {' and '.join(E.render(c) for c in given)}" if given else ""
+    program.report(module, function.span, "DPS306", f"{function.name}() is only bounded when "
+                   f"{E.render(condition)}, which never holds{when}: every parameter is unbounded")
+    return True
 
 
 PRIVATE = ("privacy", "local_randomizer")

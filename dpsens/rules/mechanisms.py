@@ -12,6 +12,7 @@ from dpsens.privacy import ledger as L
 from dpsens.rules.table import require_static
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
+from dpsens.sym import facts
 
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
@@ -197,9 +198,18 @@ def gaussian(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
 def _gaussian_charge(a: Analysis, span: Any, variable: str, r: E.Expr, s: E.Expr, eps: E.Expr,
                      delta: E.Expr, sigma: E.Expr | None) -> tuple[L.VarItem, ...]:
     verdict = E.decide_le(r, s)
+    given = ""
+    if verdict is None:
+        # Decided under the signs of the recorded assumptions, this call's own s > 0
+        # among them (recorded first, by _positive): 2*abs(s) <= s never holds (D47).
+        if a.decide(sp.Le(r, s)) is False:
+            verdict = False
+            shown = " and ".join(E.render(c) for c in facts.reasons(sp.Le(r, s),
+                                                                     tuple(a.assumptions)))
+            given = f", which is less whenever {shown}"
     if verdict is False:
         message = (f"the noised value is {E.render(r)}-sensitive in {{}} but "
-                   f"gaussian_mechanism() was given s = {E.render(s)}")
+                   f"gaussian_mechanism() was given s = {E.render(s)}{given}")
         if variable.startswith(LOOP_PREFIX):  # a carried value: wrong only if it is sensitive
             a.shared.deferred.append((variable, span, "DPS402", message))
         else:

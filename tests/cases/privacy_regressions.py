@@ -3,8 +3,8 @@
 import numpy as np
 
 from dpsens import (
-    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip,
-    gaussian_mechanism_zcdp, laplace_mechanism, map_rows, norm_convert, randomized_response, sample,
+    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, cols,
+    gaussian_mechanism, gaussian_mechanism_zcdp, laplace_mechanism, map_rows, norm_convert, randomized_response, sample,
     undisc_container,
 )
 
@@ -121,3 +121,51 @@ def zcdp_group(x: Real) -> Priv[Real]:  # expect: x=(6.17450, 1/100000); account
 def scale_from_a_branch(x: Real, flag: Static[bool]) -> Priv[Real]:  # expect: x=(inf, inf); flag=static; accounting=sequential
     s = 2.0 if flag else 1.0
     return laplace_mechanism(s, 1.0, x)  # E: DPS305
+
+
+# D47: a bound derived under assumptions that can never hold together. Each was
+# undecided alone (2*abs(s) <= s for a real s), but false under the sign another
+# assumption gives (the mechanism's own s > 0, 1/b > 0): now the same DPS402 and
+# (inf, inf) as a concretely too small s. They reported (eps, delta) before.
+def scale_too_small(x: Real, s: Static[float], eps: Static[float], delta: Static[float]) -> Priv[Real]:  # expect: x=(inf, inf); s=static; eps=static; delta=static; accounting=sequential; assumes=delta < 1, delta > 0, eps > 0, s > 0
+    return gaussian_mechanism(s, eps, delta, 2 * s * x)  # E: DPS402
+
+
+def batch_scale_too_small(xs: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float], delta: Static[float], b: Static[int]) -> Priv[MetricVector[L2, Real]]:  # expect: xs=(inf, inf); k=static; eps=static; delta=static; b=static; accounting=basic; assumes=1/b > 0, delta < 1, delta > 0, eps > 0, k >= 0
+    # the Duet gd-pb-mini pattern: the clipped batch mean is 2/b-sensitive, noised for 1/b
+    theta = np.zeros(cols(xs))
+    for _ in range(k):
+        xb, _y = sample(b, xs, xs)
+        avg = np.sum(undisc_container(clip(L2, xb)), axis=0) / b
+        theta = theta + gaussian_mechanism(1.0 / b, eps, delta, avg)  # E: DPS402
+    return theta
+
+
+def batch_scale_enough(xs: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float], delta: Static[float], b: Static[int]) -> Priv[MetricVector[L2, Real]]:  # expect: xs=(k*log(b*(exp(eps) - 1)/rows(xs) + 1), b*delta*k/rows(xs)); k=static; eps=static; delta=static; b=static; accounting=basic; assumes=2/abs(b) <= 2/b, 2/b > 0, delta < 1, delta > 0, eps > 0, k >= 0
+    # noised for 2/b: satisfiable (b > 0), unchanged
+    theta = np.zeros(cols(xs))
+    for _ in range(k):
+        xb, _y = sample(b, xs, xs)
+        avg = np.sum(undisc_container(clip(L2, xb)), axis=0) / b
+        theta = theta + gaussian_mechanism(2.0 / b, eps, delta, avg)
+    return theta
+
+
+def scale_t(x: Real, s: Static[float], t: Static[float], eps: Static[float], delta: Static[float]) -> Priv[Real]:  # expect: x=(eps, delta); s=static; t=static; eps=static; delta=static; accounting=sequential; assumes=2*abs(s) <= t, delta < 1, delta > 0, eps > 0, t > 0
+    return gaussian_mechanism(t, eps, delta, 2 * s * x)
+
+
+def scale_t_at_s(x: Real, s: Static[float], eps: Static[float], delta: Static[float]) -> Priv[Real]:  # expect: x=(inf, inf); s=static; eps=static; delta=static; accounting=released; assumes=delta < 1, delta > 0, eps > 0, s > 0  # E: DPS403
+    # the callee's 2*abs(s) <= t at t = s, after its t > 0 at t = s: DPS306, as for a number
+    return scale_t(x, s, s, eps, delta)  # E: DPS306
+
+
+def sign_recorded_later(x: Real, s: Static[float], t: Static[float], eps: Static[float], delta: Static[float]) -> Priv[Real]:  # expect: x=(inf, inf); s=static; t=static; eps=static; delta=static; accounting=sequential; assumes=-s > 0, abs(s - t) <= t, delta < 1, delta > 0, eps > 0, t > 0  # E: DPS306
+    # abs(s - t) <= t is recorded first; -s > 0 (s < 0) comes later and rules it out
+    a = gaussian_mechanism(t, eps, delta, (s - t) * x)
+    return a + laplace_mechanism(-s, eps, x)
+
+
+def opposite_scales(x: Real, t: Static[float], eps: Static[float]) -> Priv[Real]:  # expect: x=(inf, inf); t=static; eps=static; accounting=sequential; assumes=-t > 0, eps > 0, t > 0  # E: DPS306
+    # t > 0 and -t > 0: the two charges eps/t and eps/(-t) cancelled to (0, 0)
+    return laplace_mechanism(t, eps, x) + laplace_mechanism(-t, eps, x)

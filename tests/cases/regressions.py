@@ -431,3 +431,13 @@ def row_store_part(m: MetricMatrix[L1, Real], r: MetricVector[L1, Real]) -> Metr
     a = 1.0 * m
     a[0] = r  # one row: cols(m) only because a length-1 r broadcasts along it
     return a
+
+
+def opposite_counts(x: Real, k: Static[int]) -> Real:  # expect: x=inf; k=static; assumes=-k >= 0, k - 1 >= 0  # E: DPS306
+    # D47: k - 1 >= 0 and -k >= 0 never hold together; it reported 2*2**(k - 1)/2**k
+    y = x
+    for _ in range(k - 1):
+        y = y + x
+    for _ in range(-k):
+        y = 2 * y
+    return y

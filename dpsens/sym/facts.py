@@ -1,0 +1,162 @@
+"""Deciding a condition under the sign facts of the assumptions already recorded (D47).
+
+A summary's assumptions are reported and checked at call sites, but each was
+decided alone: ``2*abs(s) <= s`` is undecided for a real ``s``, yet false once
+``s > 0`` (the mechanism's own assumption) is recorded too. Here the recorded
+single-symbol relations (``s > 0``, ``eps > 0``, ``k >= 0``, ``1/b > 0``) give
+sign facts; the condition is re-decided with those symbols replaced by symbols
+carrying the signs. Dimension symbols (``rows(x)``) are positive already.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.core.relational import Relational
+
+from dpsens.sym.expr import remembered
+
+_SIGNS = ("positive", "nonnegative", "negative", "nonpositive")
+
+
+@remembered
+def _fact(relation: sp.Basic) -> tuple[sp.Symbol, str] | None:
+    """The sign a single-symbol relation gives its symbol (x > c with c >= 0, c/x**odd > 0)."""
+    if not isinstance(relation, Relational) or isinstance(relation, (sp.Eq, sp.Ne)):
+        return None
+    if isinstance(relation, (sp.Gt, sp.Ge)):
+        d, strict = relation.lhs - relation.rhs, isinstance(relation, sp.Gt)
+    else:
+        d, strict = relation.rhs - relation.lhs, isinstance(relation, sp.Lt)
+    symbols = d.free_symbols
+    if len(symbols) != 1 or d.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+        return None
+    x = next(iter(symbols))
+    if not x.is_real:  # symbols stand for real statics and positive dimensions
+        return None
+    # d > 0 (or >= 0) with d = a*x + b: x beyond -b/a.
+    slope = sp.diff(d, x)
+    if slope.is_number and slope != 0:
+        rest = sp.expand(d - slope * x)
+        if not rest.free_symbols and rest.is_number:
+            threshold = -rest / slope
+            if slope.is_positive:  # x > threshold (x >= threshold)
+                if threshold.is_positive or (threshold.is_zero and strict):
+                    return x, "positive"
+                if threshold.is_zero:
+                    return x, "nonnegative"
+            elif slope.is_negative:  # x < threshold (x <= threshold)
+                if threshold.is_negative or (threshold.is_zero and strict):
+                    return x, "negative"
+                if threshold.is_zero:
+                    return x, "nonpositive"
+            return None
+    # d = c * x**p with an odd integer p: x has the sign of c (strictly when p < 0).
+    coefficient, term = d.as_coeff_Mul()
+    base, exponent = term.as_base_exp()
+    if (base == x and coefficient.is_number and coefficient != 0 and exponent.is_integer
+            and exponent.is_number and int(exponent) % 2 == 1):
+        if coefficient.is_positive:
+            return x, "positive" if strict or exponent.is_negative else "nonnegative"
+        if coefficient.is_negative:
+            return x, "negative" if strict or exponent.is_negative else "nonpositive"
+    return None
+
+
+@remembered
+def sign_facts(known: tuple[sp.Basic, ...]) -> tuple[tuple[sp.Symbol, str, sp.Basic], ...]:
+    """(symbol, sign, the relation that says it) for each sign the relations give."""
+    out = []
+    for relation in known:
+        fact = _fact(relation)
+        if fact is not None:
+            out.append((fact[0], fact[1], relation))
+    return tuple(out)
+
+
+@remembered
+def _signed(known: tuple[sp.Basic, ...]) -> tuple[tuple[sp.Symbol, sp.Symbol], ...]:
+    """Each symbol with a known sign, and a symbol of the same name that carries it.
+
+    Conflicting signs (s > 0 and s < 0) are left out: the relations themselves
+    then contradict each other, which deciding each under the others finds.
+    """
+    signs: dict[sp.Symbol, set[str]] = {}
+    for symbol, sign, _ in sign_facts(known):
+        signs.setdefault(symbol, set()).add(sign)
+    out = []
+    for symbol, found in signs.items():
+        upper = found & {"negative", "nonpositive"}
+        lower = found & {"positive", "nonnegative"}
+        if upper and lower:
+            continue  # contradictory (or x = 0): no sign to substitute
+        sign = next(s for s in _SIGNS if s in found)
+        if getattr(symbol, f"is_{sign}"):
+            continue  # already known (rows(x) is positive)
+        assumptions = {sign: True}
+        if symbol.is_integer:
+            assumptions["integer"] = True
+        out.append((symbol, sp.Symbol(symbol.name, **assumptions)))
+    return tuple(out)
+
+
+def _decided(relation: sp.Basic) -> bool | None:
+    if relation is sp.true:
+        return True
+    if relation is sp.false:
+        return False
+    if not isinstance(relation, Relational) or relation.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+        return None
+    difference = sp.simplify(relation.lhs - relation.rhs)
+    if isinstance(relation, sp.Eq):
+        return None if difference.is_zero is None else bool(difference.is_zero)
+    if isinstance(relation, sp.Ne):
+        return None if difference.is_zero is None else not difference.is_zero
+    if isinstance(relation, (sp.Lt, sp.Le)):
+        difference = -difference  # rhs - lhs
+    strict = isinstance(relation, (sp.Lt, sp.Gt))
+    if (difference.is_positive if strict else difference.is_nonnegative):
+        return True
+    if (difference.is_nonpositive if strict else difference.is_negative):
+        return False
+    return None
+
+
+@remembered
+def decide_under(condition: sp.Basic, known: tuple[sp.Basic, ...]) -> bool | None:
+    """True/False when the condition is decided given the sign facts of ``known``, else None.
+
+    Only the signs single-symbol relations give are used: sound (a value the
+    assumptions allow satisfies the signs), and cheap (None at once when the
+    condition mentions no signed symbol).
+    """
+    if condition is sp.true or condition is sp.false:
+        return condition is sp.true
+    mapping = dict(_signed(known))
+    if not mapping or not (getattr(condition, "free_symbols", set()) & mapping.keys()):
+        return None
+    return _decided(condition.xreplace(mapping))
+
+
+def violated(known: list[sp.Basic] | tuple[sp.Basic, ...]) -> tuple[sp.Basic, tuple[sp.Basic, ...]] | None:
+    """An assumption that is false given the others (and the relations giving the signs used).
+
+    Order-independent: each is decided under all the others, so a mechanism's
+    ``s > 0`` recorded after ``2*abs(s) <= s`` still rules the latter out.
+    """
+    for condition in known:
+        if condition is sp.false:
+            return condition, ()
+        others = tuple(c for c in known if c is not condition and c != condition)
+        if decide_under(condition, others) is False:
+            return condition, reasons(condition, others)
+    return None
+
+
+def reasons(condition: sp.Basic, known: tuple[sp.Basic, ...]) -> tuple[sp.Basic, ...]:
+    """The relations whose signs bear on the condition's symbols (for messages)."""
+    symbols: set[sp.Basic] = getattr(condition, "free_symbols", set())
+    seen: list[sp.Basic] = []
+    for symbol, _, relation in sign_facts(tuple(known)):
+        if symbol in symbols and relation not in seen:
+            seen.append(relation)
+    return tuple(seen)
