@@ -8,7 +8,7 @@ unrolled; a symbolic count uses the closed forms of docs/rules.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 import sympy as sp
 
@@ -39,7 +39,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.env[name] = unknown(a.tracked())
         return
     count, element, container = iteration
-    for name in list(assigned):
+    in_place = _changed_in_place(s.body)
+    rebound = assigned - in_place
+    for name in in_place:
         if name in a.env:
             assigned |= a.alias_group(name)[1]  # a store through b changes a too
     repetitions = count.exact if count.public and count.exact is not None else E.INF
@@ -96,7 +98,10 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         # element into a later one): run again with the array carried, every iteration
         # charged, and each element an entry or row of the array's current value (at
         # most the whole array away in every metric).
-        moved = sorted(n for n in sources if body.env.get(n) is not a.env.get(n))
+        # A name the body only rebinds (r = r + m[i] after r = m[0]) leaves the object
+        # it shared with the array as it was: a store into that object changes the
+        # array's own name too, which is checked.
+        moved = sorted(n for n in sources - rebound if body.env.get(n) is not a.env.get(n))
         if not with_elements or not moved:
             break
         _rollback(a, mark)
@@ -520,9 +525,10 @@ def _iterate(a: Analysis, s: ir.For, count: Value, transfer: dict[str, C.Context
     n = count.exact
     if count.public and n is not None and n.is_Integer and int(n) <= UNROLL_LIMIT:
         return _unrolled(int(n), ratio, rest, initial, pseudo, a.shared.loop_states)
+    ratio, added = _without_invariants(ratio, rest, initial)
     if count.public and n is not None:
-        return _closed_form(n, ratio, rest, initial, pseudo)
-    return _unbounded(a, s, count, ratio, rest, initial, pseudo)
+        return _closed_form(n, ratio, added, initial, pseudo)
+    return _unbounded(a, s, count, ratio, added, initial, pseudo)
 
 
 def _step(state: dict[str, C.Context], ratio: dict[str, dict[str, E.Expr]],
@@ -560,6 +566,33 @@ def _reach(ratio: dict[str, dict[str, E.Expr]]) -> dict[str, list[str]]:
                     todo.append(v)
         reach[u] = sorted(seen)
     return reach
+
+
+def _without_invariants(ratio: dict[str, dict[str, E.Expr]], rest: Mapping[str, C.Context],
+                        initial: dict[str, C.Context]
+                        ) -> tuple[dict[str, dict[str, E.Expr]], dict[str, C.Context]]:
+    """The transfer with each carried variable the body leaves as it was made a constant.
+
+    When v's row is new_v = a·v with a ≤ 1 (nothing added, no other carried
+    variable), every state of v is within initial_v, so w's term A[w][v]·v is
+    at most A[w][v]·initial_v in every iteration: it moves to w's added part,
+    and v couples with nothing (docs/rules.md R-loop, invariant variables). As
+    part of a coupled subsystem v would instead add its column sum 1 + A[w][v]
+    to the growth: s = x; for …: s = s + x was 2·2^k (truth k + 1).
+    """
+    invariant = [v for v in ratio
+                 if C.is_public(rest[v]) and E.decide_le(ratio[v][v], E.ONE) is True
+                 and all(E.is_zero(f) for w, f in ratio[v].items() if w != v)]
+    added = dict(rest)
+    if not invariant:
+        return ratio, added
+    ratio = {u: dict(row) for u, row in ratio.items()}
+    for v in invariant:
+        for u in ratio:
+            if u != v and not E.is_zero(ratio[u][v]):
+                added[u] = C.add(added[u], C.scale(ratio[u][v], initial[v]))
+                ratio[u][v] = E.ZERO
+    return ratio, added
 
 
 def _subsystems(ratio, rest, initial):  # type: ignore[no-untyped-def]
@@ -633,6 +666,37 @@ def _assigned(body: tuple[ir.Stmt, ...]) -> set[str]:
         elif isinstance(statement, ir.UnsupportedStmt):
             names |= set(statement.assigned) | set(statement.reached)
     return names
+
+
+def _changed_in_place(body: tuple[ir.Stmt, ...]) -> set[str]:
+    """The names a body may change the object of: the bases of its stores, the targets of
+    its augmented assignments (in place for an array) and what unsupported statements
+    reach. Rebinding a name (``s = s + x``) makes a new object: the names that shared
+    the old one keep it, so their alias groups are not changed by it."""
+    names: set[str] = set()
+    for statement in body:
+        if isinstance(statement, ir.Assign):
+            for target in statement.targets:
+                names |= _store_bases(target)
+        elif isinstance(statement, ir.AugAssign):
+            names |= target_names(statement.target, stores=True)
+        elif isinstance(statement, ir.If):
+            names |= _changed_in_place(statement.body) | _changed_in_place(statement.orelse)
+        elif isinstance(statement, ir.For):
+            names |= _changed_in_place(statement.body)
+            names |= _store_bases(statement.target)
+        elif isinstance(statement, ir.UnsupportedStmt):
+            names |= set(statement.reached)
+    return names
+
+
+def _store_bases(target: ir.Target) -> set[str]:
+    """The names a target stores into (``x[i] = …``, ``x.a = …``), not those it binds."""
+    if isinstance(target, ir.TupleTarget):
+        return set().union(*(_store_bases(t) for t in target.elts))
+    if isinstance(target, ir.StoreTarget) and target.base:
+        return {target.base}
+    return set()
 
 
 def _contains_return(body: tuple[ir.Stmt, ...]) -> bool:

@@ -335,16 +335,45 @@ def _candidate_type(candidates: Value | None) -> T.Type:
 
 
 def report_noisy_max(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
-    """Report noisy max: every score moves by at most the vector's distance; costs eps·r/s."""
+    """Report noisy max: costs eps·r/s, r bounding the move of every single score."""
     scores = bound["scores"]
     assert scores is not None
     if not a.require_privacy(span, "report_noisy_max()"):
         return unknown(scores.ctx)
     (s, eps), leaked = _statics(a, rule, bound, span, ("s", "eps"))
-    ctx = scores.ctx if T.scalar_kind_of(scores.type) != "Data" else C.blow_up(scores.ctx)
+    ctx = _largest_score_move(scores)
     scale = E.render(E.div(2 * s, eps)) if s is not None and eps is not None else "inf"
     _pure(a, span, "report_noisy_max", eps, s, ctx, leaked, {"scale": scale})
     return Value(T.INTEGER)
+
+
+def _largest_score_move(scores: Value) -> C.Context:
+    """Per variable, a bound on how far any one score moves (docs/privacy.md §1.5).
+
+    Every entry of a vector or matrix moves by at most its distance, in every
+    norm. A score of a tuple is a score of one part, so the per-variable
+    maximum over the parts bounds it: (count₁, count₂, count₃) is 1 in m, not
+    3. A tuple without its parts, or whose context is more than the parts add
+    up to, falls back to its distance (the sum of the parts'). Data values have
+    no bounded numeric move: ∞.
+    """
+    parts = scores.parts
+    if parts is not None and isinstance(scores.type, T.TupleType) and parts and all(
+            E.decide_le(r, C.total(p.ctx for p in parts).get(v, E.ZERO)) is True
+            for v, r in scores.ctx.items()):
+        moves = [_largest_score_move(p) for p in parts]
+        largest = moves[0]
+        for move in moves[1:]:
+            largest = C.join(largest, move)
+        return largest
+    return C.blow_up(scores.ctx) if _has_data(scores.type) else scores.ctx
+
+
+def _has_data(t: T.Type) -> bool:
+    """Whether a value holds Data numbers (of a discrete metric: any numeric move)."""
+    if isinstance(t, T.TupleType):
+        return any(_has_data(e) for e in t.elts)
+    return T.scalar_kind_of(t) == "Data"
 
 
 def above_threshold(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
