@@ -117,4 +117,29 @@ def _difference(first: Value | None, second: Value | None) -> E.Expr | None:
     return E.add(bounds[0], bounds[1])
 
 
-__all__ = ["counted_branch"]
+def choice_taint(a: Analysis, test: Value, first: Value | None, second: Value | None) -> C.Context:
+    """What the condition adds to a value it chooses between two arms (R-if-public-arms).
+
+    When both arms are public numbers p and q, the result moves by |p − q| where the
+    condition flips and not at all elsewhere; a condition on discrete variables flips
+    only if one of them changed, by at least 1, and any other by at most Γ_c (∞ for a
+    comparison of reals). Otherwise ∞·Γ_c (R-if).
+    """
+    gap = _arm_gap(first, second)
+    if gap is None:
+        return C.blow_up(test.ctx)
+    flips = {v: E.ONE if T.is_discrete_metric(a.var_types.get(v, T.REAL)) else r
+             for v, r in test.ctx.items()}
+    return C.scale(gap, flips)
+
+
+def _arm_gap(first: Value | None, second: Value | None) -> E.Expr | None:
+    """|p − q| for two public numbers whose values are known as Python computes them."""
+    for arm in (first, second):
+        if arm is None or not arm.public or arm.computed is not None or arm.exact is None \
+                or not isinstance(arm.type, T.Scalar) or arm.type.kind not in ("Real", "Integer", "Bool"):
+            return None
+    return E.absolute(first.exact - second.exact)  # type: ignore[union-attr, operator]
+
+
+__all__ = ["choice_taint", "counted_branch"]

@@ -10,6 +10,7 @@ from dpsens import types as T
 from dpsens.diagnostics import Span
 from dpsens.infer import arith
 from dpsens.infer.calls import CallRules
+from dpsens.infer.counted import choice_taint
 from dpsens.infer.indexing import subscript
 from dpsens.infer.mutation import MutationRules
 from dpsens.infer.privacy import PrivacyRules, SampleScope
@@ -233,7 +234,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if arms[0][1] or arms[1][1]:
                 outer.items.append(Choice((tuple(arms[0][1]), tuple(arms[1][1]))))
             branches = join(arms[0][0], arms[1][0])
-            return branches.with_ctx(C.add(branches.ctx, C.blow_up(test.ctx)))
+            taint = choice_taint(self, test, arms[0][0], arms[1][0])
+            return branches.with_ctx(C.add(branches.ctx, taint))
         if isinstance(e, ir.Subscript):
             return self.subscript(e)
         if isinstance(e, ir.TupleExpr):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer.counted import counted_branch
+from dpsens.infer.counted import choice_taint, counted_branch
 from dpsens.infer.values import UNKNOWN, Value, decided, join, tuple_value, unknown
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.sym import context as C
@@ -86,11 +86,13 @@ class StatementRules:
         envs = [f.env for f in flows if f.env is not None]
         returned = [f.returned for f in flows if f.returned is not None]
         if envs:
-            self.env = _join_envs(self.env, envs, taint)
+            self.env = _join_envs(self.env, envs,
+                                  lambda first, second: choice_taint(self, test, first, second))
         result = None
         if returned:
             result = returned[0] if len(returned) == 1 else join(returned[0], returned[1])
-            result = result.with_ctx(C.add(result.ctx, taint))
+            gap = choice_taint(self, test, *returned) if len(returned) == 2 else taint
+            result = result.with_ctx(C.add(result.ctx, gap))
         return Flow(self.env if envs else None, result)
 
     def statement(self: Analysis, statement: ir.Stmt) -> None:
@@ -192,7 +194,9 @@ def _unpack(value: Value, count: int) -> list[Value] | None:
     return None
 
 
-def _join_envs(before: Env, envs: list[Env], taint: C.Context) -> Env:
+def _join_envs(before: Env, envs: list[Env],
+               taint: Callable[[Value | None, Value | None], C.Context]) -> Env:
+    """Each name's join over the branches, plus what the condition adds to it."""
     if len(envs) == 1:
         envs = [envs[0], before]
     first, second = envs
@@ -204,7 +208,7 @@ def _join_envs(before: Env, envs: list[Env], taint: C.Context) -> Env:
             continue
         joined = join(a, b) if a is not None and b is not None else (a or b)
         assert joined is not None
-        out[name] = joined.with_ctx(C.add(joined.ctx, taint))
+        out[name] = joined.with_ctx(C.add(joined.ctx, taint(a, b)))
     return out
 
 

@@ -3,7 +3,7 @@
 Correction: the Julia tool sums the branches (sound but loose).
 """
 
-from dpsens import Data, Real, Static
+from dpsens import Data, Integer, Real, Static
 
 
 def static_condition(x: Real, y: Real, c: Static[float]) -> Real:  # expect: x=2; y=1; c=static
@@ -52,3 +52,30 @@ def nested(x: Real, a: Static[int], b: Static[int]) -> Real:  # expect: x=4; a=s
             return 4 * x
         return 2 * x
     return x
+
+
+# R-if-public-arms: both arms public numbers p, q: the result moves by |p - q| where the
+# condition flips, which a discrete input does only by changing (at least 1 away).
+def indicator(x: Data) -> Real:  # expect: x=1
+    return 1.0 if x > 0 else 0.0
+
+
+def indicator_statement(x: Data) -> Real:  # expect: x=1
+    if x > 0:
+        return 1.0
+    return 0.0
+
+
+def scaled_indicator(i: Integer, c: Static[float]) -> Real:  # expect: i=abs(c - 2); c=static
+    y = 2.0
+    if i > 3:
+        y = c
+    return y
+
+
+def indicator_of_a_real(x: Real) -> Real:  # expect: x=inf
+    return 1.0 if x > 0 else 0.0
+
+
+def one_arm_sensitive(x: Data, y: Real) -> Real:  # expect: x=inf; y=1
+    return y if x > 0 else 0.0
