@@ -224,6 +224,21 @@ def display(path: Path) -> str:
     return Path(shown).as_posix()
 
 
+def from_repository_root(shown: str) -> str:
+    """A displayed (working-directory-relative) path relative to the enclosing repository
+    root instead (the nearest directory upward holding ``.git``), as SARIF's %SRCROOT% and
+    GitHub's annotations expect; unchanged outside a repository or outside its root."""
+    here = Path.cwd()
+    root = next((d for d in (here, *here.parents) if (d / ".git").exists()), None)
+    if root is None or root == here:
+        return shown
+    target = Path(os.path.normpath(here / shown))
+    try:
+        return target.relative_to(root).as_posix()
+    except ValueError:  # a file outside the repository: keep what was displayed
+        return shown
+
+
 def resolved(path: Path) -> Path:
     """The absolute path without symlinks; a symlink loop stays as it is (reading it fails)."""
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dpsens.check import CheckResult
 from dpsens.diagnostics import Diagnostic
+from dpsens.files import from_repository_root
 
 _COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
 
@@ -15,7 +16,9 @@ def render(result: CheckResult) -> str:
 
 def annotation(d: Diagnostic) -> str:
     """One workflow command (columns are 1-based, as GitHub expects)."""
-    properties = [("file", d.path), ("line", str(d.line)), ("col", str(d.column))]
+    # GitHub resolves file= from the repository root, not from where dpsens ran.
+    properties = [("file", from_repository_root(d.path)), ("line", str(d.line)),
+                  ("col", str(d.column))]
     if d.end_line >= d.line and d.end_line > 0:
         properties.append(("endLine", str(d.end_line)))
         if d.end_column > 0:

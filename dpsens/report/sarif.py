@@ -7,6 +7,7 @@ from typing import Any
 
 from dpsens.check import CheckResult
 from dpsens.diagnostics import Diagnostic
+from dpsens.files import from_repository_root
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "note": "note"}
@@ -78,10 +79,10 @@ def _result(d: Diagnostic, index: dict[str, int]) -> dict[str, Any]:
 
 
 def _uri(path: str) -> str:
-    """A relative URI reference: POSIX separators, percent-encoded."""
+    """A URI reference relative to the repository root: POSIX separators, percent-encoded."""
     from urllib.parse import quote
 
-    return quote(path, safe="/._-~")
+    return quote(from_repository_root(path), safe="/._-~")
 
 
 __all__ = ["render"]

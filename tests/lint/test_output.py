@@ -99,6 +99,23 @@ def test_github_annotations(mixed: Path, run: Run) -> None:
                for line in lines)
 
 
+def test_paths_are_relative_to_the_repository_root(mixed: Path, run: Run,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run from a subdirectory, GitHub annotations and SARIF URIs still name the file from
+    the repository root (what GitHub and %SRCROOT% resolve against); the text report keeps
+    the working directory's view."""
+    (mixed / ".git").mkdir()
+    monkeypatch.chdir(mixed / "pkg")
+    _, github, _ = run("check", "--no-cache", "--format", "github", "mixed.py")
+    assert github.startswith("::error file=pkg/mixed.py,line=7,")
+    _, sarif, _ = run("check", "--no-cache", "--format", "sarif", "mixed.py")
+    uris = {location["physicalLocation"]["artifactLocation"]["uri"]
+            for result in json.loads(sarif)["runs"][0]["results"] for location in result["locations"]}
+    assert uris == {"pkg/mixed.py"}
+    _, text, _ = run("check", "--no-cache", "mixed.py")
+    assert text.startswith("mixed.py")
+
+
 def test_github_escapes_delimiters() -> None:
     from dpsens.diagnostics import Diagnostic
     from dpsens.report.github import annotation
