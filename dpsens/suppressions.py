@@ -1,4 +1,4 @@
-"""``# dpsens: ignore[DPSnnn]`` comments: on a line, on a ``def`` line, and unused ones (DPS502)."""
+"""``# dpsens: ignore[DPSnnn]`` comments: on a statement, on a ``def``, and unused ones (DPS502)."""
 
 from __future__ import annotations
 
@@ -65,10 +65,12 @@ def _unused(path: str, comment: Suppression, selection: Selection) -> list[Diagn
 
 
 def find(text: str) -> list[Suppression]:
-    """Every suppression comment; one on a ``def`` line covers the whole function."""
+    """Every suppression comment; one on a ``def`` line (or any line of a wrapped signature)
+    covers the whole function, one on any line of a statement written over several lines
+    covers what is reported on that statement."""
     if "dpsens:" not in text:
         return []
-    functions = _function_ranges(text)
+    ranges = _line_ranges(text)
     out = []
     for line, column, comment in _comments(text):
         match = _COMMENT.search(comment)
@@ -77,7 +79,7 @@ def find(text: str) -> list[Suppression]:
         codes = None
         if match.group(1) is not None:
             codes = frozenset(c.strip().upper() for c in match.group(1).split(",") if c.strip())
-        first, last = functions.get(line, (line, line))
+        first, last = ranges.get(line, (line, line))
         out.append(Suppression(line, column + match.start() + 1, codes, first, last))
     return out
 
@@ -93,17 +95,28 @@ def _comments(text: str) -> list[tuple[int, int, str]]:
                 for n, line in enumerate(text.splitlines(), start=1) if "#" in line]
 
 
-def _function_ranges(text: str) -> dict[int, tuple[int, int]]:
-    """``def`` line -> (first line with decorators, last line) of every function."""
+def _line_ranges(text: str) -> dict[int, tuple[int, int]]:
+    """Line -> (first, last) lines a comment there covers: a function's (from its decorators
+    to its end) for the lines of its signature, a statement's for its lines (only the
+    header of an ``if``/``for``/...: its body's lines are statements of their own)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
-    ranges = {}
+    ranges: dict[int, tuple[int, int]] = {}
     for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        body = getattr(node, "body", None)
+        header_end = body[0].lineno - 1 if isinstance(body, list) and body else node.end_lineno
+        header_end = max(node.lineno, header_end or node.lineno)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            ranges[node.lineno] = (first, node.end_lineno or node.lineno)
+            covered = (first, node.end_lineno or node.lineno)
+        else:
+            covered = (node.lineno, header_end)
+        for line in range(node.lineno, header_end + 1):
+            ranges.setdefault(line, covered)  # ast.walk goes outside in: the outer statement wins
     return ranges
 
 

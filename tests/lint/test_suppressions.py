@@ -27,6 +27,24 @@ def test_a_line_suppression_silences_only_its_codes(project: Path, run: Run) -> 
     assert diagnostics == [("10:12", "DPS203"), ("10:30", "DPS502")]
 
 
+def test_a_suppression_on_any_line_of_a_statement_covers_it(project: Path, run: Run) -> None:
+    """Formatters wrap calls and signatures: a comment on a later line of the statement (or
+    of the signature) applies, and one inside a body still covers only its own statement."""
+    source = ("def f(x: Real) -> Real:\n"
+              "    return np.frobnicate(\n"
+              "        x)  # dpsens: ignore[DPS203]\n"
+              "\n\ndef g(\n"
+              "    x: Real,\n"
+              ") -> Priv[Real]:  # dpsens: ignore[DPS403]\n"
+              "    return x\n"
+              "\n\ndef h(x: Real) -> Real:\n"
+              "    y = np.frobnicate(x)\n"
+              "    return np.blah(  # dpsens: ignore[DPS203]\n"
+              "        y)\n")
+    code, diagnostics = found(run, source)
+    assert diagnostics == [("17:9", "DPS203")] and code == 1
+
+
 def test_a_bare_suppression_silences_everything_on_the_line(project: Path, run: Run) -> None:
     source = "def f(x: Real) -> Real:\n    return np.frobnicate(x) * np.blah(x)  # dpsens: ignore\n"
     assert found(run, source) == (0, [])
