@@ -143,3 +143,14 @@ def first_crossing_mixed(x: Real, eps: Static[float]) -> Priv[int]:  # expect: x
 def first_crossing_mixed_half(x: Real, eps: Static[float]) -> Priv[int]:  # expect: x=(eps/2, 0); eps=static; accounting=sequential; assumes=eps > 0
     return above_threshold((lambda d: 0.5 * d, lambda d: 0.5 * d, lambda d: 0.5 * d,
                             lambda d: -0.5 * d), eps, x, 0.0)
+
+
+# --- a budget computed in floats is charged at its largest float (D46) -----------------------
+
+
+def laplace_budget_less_a_tenth(x: Real, eps: Static[float]) -> Priv[Real]:  # expect: x=(eps + 1.67e-16*abs(eps) - 0.0999999999999999833, 0); eps=static; accounting=sequential; assumes=eps + 1.67e-16*abs(eps) - 0.0999999999999999833 > 0
+    return laplace_mechanism(1.0, eps - 0.1, x)  # 0.1 is not 1/10: eps - 1/10 may be below the float
+
+
+def laplace_budget_less_a_tenth_at_three_tenths(x: Real) -> Priv[Real]:  # expect: x=(0.2, 0); accounting=sequential
+    return laplace_budget_less_a_tenth(x, 0.1 + 0.2)  # 0.20000000000000004 (within 1e-12 of 0.2)
