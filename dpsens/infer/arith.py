@@ -10,6 +10,7 @@ from typing import Callable, Sequence
 import sympy as sp
 
 from dpsens import types as T
+from dpsens.infer import floats
 from dpsens.infer.values import UNKNOWN, Value, join
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -274,6 +275,8 @@ def _stretched(source: str, target: str, size: E.Expr, full: E.Expr) -> E.Expr:
 
 
 def _static(op: str, a: Value, b: Value, result_type: T.Type) -> Value:
+    if T.scalar_kind_of(result_type) != "Integer" and not _numbers(a, b):
+        return _symbolic_float(op, a, b, result_type)
     exact, bound = None, None
     if a.exact is not None and b.exact is not None and op in _EXACT:
         try:
@@ -290,6 +293,33 @@ def _static(op: str, a: Value, b: Value, result_type: T.Type) -> Value:
         ma, mb = a.magnitude() or E.ZERO, b.magnitude() or E.ZERO
         bound = {"+": E.add(ma, mb), "-": E.add(ma, mb), "*": E.mul(ma, mb)}.get(op)
     return Value(result_type, C.EMPTY, exact, bound)
+
+
+def _numbers(a: Value, b: Value) -> bool:
+    """Both operands are known numbers whose floats are known (arith._float)."""
+    return all(v.exact is not None and v.exact.is_number and v.rounding is None for v in (a, b))
+
+
+def _symbolic_float(op: str, a: Value, b: Value, result_type: T.Type) -> Value:
+    """A float operation on public values, one of them symbolic or rounded (R-float-static):
+    the exact result is kept only while the float is that up to a relative 1e-12."""
+    ra, rb = floats.view(a), floats.view(b)
+    if ra is not None and rb is not None and op in _EXACT and op not in ("%", "//"):
+        try:
+            exact = _EXACT[op](ra.value, rb.value)
+        except (ZeroDivisionError, TypeError, ValueError):
+            exact = None
+        if exact is not None and not exact.has(sp.zoo, sp.nan, sp.oo):
+            rounding = floats.operation(op, a, b, exact)
+            if rounding is not None:
+                return floats.settle(result_type, rounding)
+    bound = None
+    ma, mb = floats.magnitude(a), floats.magnitude(b)
+    if ma is not None and mb is not None and op in ("+", "-", "*"):
+        bound = E.add(ma, mb) if op != "*" else E.mul(ma, mb)
+    elif op == "%":
+        bound = floats.remainder_bound(b)  # the result lies between 0 and b
+    return Value(result_type, C.EMPTY, None, bound)
 
 
 _FLOAT = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -431,4 +461,6 @@ def negate(value: Value) -> Value:
     """-x: 1-sensitive in every metric."""
     exact = -value.exact if value.exact is not None else None
     computed = -value.computed if value.computed is not None else None
-    return Value(value.type, value.ctx, exact, value.bound, value.parts, computed=computed)
+    rounding = floats.negated(value.rounding) if value.rounding is not None else None
+    return Value(value.type, value.ctx, exact, value.bound, value.parts, computed=computed,
+                 rounding=rounding)

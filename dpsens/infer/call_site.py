@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
+from dpsens.infer import floats
 from dpsens.infer.binding import conversion, dimension_mapping, substitute_type
 from dpsens.infer.values import UNKNOWN, Value, unknown
 from dpsens.sym import context as C
@@ -37,6 +38,8 @@ class CallSite:
                        for name, value in bound.items()}
         self.mapping: dict[E.Expr, E.Expr] = {}
         self.unknown_statics: set[E.Expr] = set()
+        self.held: dict[E.Expr, E.Expr] = {}  # static symbol -> the float passed, if not exact
+        self.unheld: set[E.Expr] = set()  # static symbols whose float is not known exactly
         self.extra: C.Context = C.EMPTY  # what the call costs beyond Σ s_p·Γ_p
         self.factors: dict[str, E.Expr] = {}
         self._bind_statics()
@@ -64,8 +67,23 @@ class CallSite:
                 self.unknown_statics.add(symbol)
             elif value.exact is not None:
                 self.mapping[symbol] = value.exact
+                self._note_float(symbol, value)
             else:
                 self.unknown_statics.add(symbol)
+
+    def _note_float(self, symbol: E.Expr, value: Value) -> None:
+        """Where the float passed is not the exact value (0.1, 0.1 + 0.2, d * 0.1): the
+        callee's bounds are functions of the float its parameter holds (R-float-static)."""
+        if T.scalar_kind_of(value.type) in ("Integer", "Bool"):
+            return  # Python passes the integer itself: it is exact
+        held = floats.float_of(value)
+        if held is not None:
+            if held != value.exact:
+                self.held[symbol] = held
+            return
+        rounding = floats.view(value)
+        if rounding is None or rounding.rel != 0:
+            self.unheld.add(symbol)  # a symbolic value whose float is not known exactly
 
     def _bind_functions(self) -> None:
         """Instantiate sens(f, i), eps(f), delta(f) with the function passed for f.
@@ -154,14 +172,41 @@ class CallSite:
             value = self.values.get(param.name)
             if value is None or param.static:
                 continue
-            sensitivity = E.substitute(sensitivities.get(param.name, E.ZERO), self.mapping)
-            if sensitivity.free_symbols & self.unknown_statics:
+            sensitivity = self.instance(sensitivities.get(param.name, E.ZERO))
+            if sensitivity is None:
+                self.caller.report(self.span, "DPS305", f"the sensitivity of "
+                                   f"{self.summary.name}() depends on the float a static "
+                                   "argument holds, which is not known exactly here")
+                sensitivity = E.INF
+            elif sensitivity.free_symbols & self.unknown_statics:
                 self.caller.report(self.span, "DPS305", f"the sensitivity of "
                                    f"{self.summary.name}() depends on a static argument whose "
                                    "value is not known")
                 sensitivity = E.INF
             ctx = C.add(ctx, C.scale(E.mul(sensitivity, self.factors[param.name]), value.ctx))
         return ctx
+
+    def instance(self, bound: E.Expr) -> E.Expr | None:
+        """A callee's bound at this call: its static symbols take the values passed.
+
+        The bound is a function of the floats the parameters hold. Where a float passed
+        is not its exact value (0.1), the exact value serves if the bound is stable in
+        that symbol (floats.stable_in: |c|, 1/|c|, not |c − 1/10|); otherwise the
+        bound is evaluated at the float itself, and shown at the exact value only when
+        the two agree to a relative 1e-12. None when that float is not known.
+        """
+        plain = E.substitute(bound, self.mapping)
+        moved = {s for s in bound.free_symbols if s in self.held or s in self.unheld}
+        if not moved or floats.stable_in(bound, moved):
+            return plain
+        if moved & self.unheld:
+            return None
+        held = E.substitute(bound, {**self.mapping, **{s: self.held[s] for s in moved}})
+        if not held.is_number:
+            return held
+        if plain.is_number and abs(held - plain) <= floats.TOLERANCE_EXPR * abs(plain):
+            return plain
+        return floats.shown(held)
 
     def conditions_hold(self) -> bool:
         """Check the callee's assumptions here; undecided ones become the caller's."""
@@ -186,7 +231,8 @@ class CallSite:
             return unknown(everything)
         if self.summary.kind in ("privacy", "local_randomizer"):
             return self.caller.privacy_call(self.summary, self.values, self.span, ret_type,
-                                            self.mapping, self.factors, self.extra)
+                                            self.mapping, self.factors, self.extra,
+                                            self.instance)
         whole = self.context({p.name: p.sensitivity for p in self.summary.params})
         if self.summary.ret_parts is not None and isinstance(ret_type, T.TupleType):
             parts = tuple(Value(t, self.context(part))

@@ -8,7 +8,7 @@ docs/privacy.md states the theorems.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from dpsens import ir
 from dpsens import types as T
@@ -55,7 +55,8 @@ class PrivacyRules:
                      span: ir.Span, result_type: T.Type,
                      mapping: dict[E.Expr, E.Expr] | None = None,
                      factors: dict[str, E.Expr] | None = None,
-                     extra: C.Context = C.EMPTY) -> Value:
+                     extra: C.Context = C.EMPTY,
+                     at: Callable[[E.Expr], E.Expr | None] | None = None) -> Value:
         """A call of a privacy function: its per-parameter histories, paid by the arguments;
         the variables of ``extra`` (captured by function arguments, or passed for static
         parameters) pay (∞, ∞)."""
@@ -66,7 +67,7 @@ class PrivacyRules:
             value = bound.get(param.name)
             if value is None or param.static:
                 continue
-            history = L.substitute(summary.histories.get(param.name, ()), mapping or {})
+            history = L.substitute(summary.histories.get(param.name, ()), mapping or {}, at)
             factor = (factors or {}).get(param.name, E.ONE)
             for variable, r in value.ctx.items():
                 distance = E.mul(factor, r)

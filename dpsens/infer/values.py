@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from dpsens import types as T
+from dpsens.infer import floats
+from dpsens.infer.floats import Rounding
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -28,6 +30,9 @@ class Value:
     # The float Python computes for a public number when rounding made it differ from
     # `exact` (0.1 + 0.2 is 0.30000000000000004): later operations start from it.
     computed: float | None = None
+    # How far the float Python holds may be from `exact` when static symbols took part
+    # in float operations (floats.Rounding); with `exact` None, the value it bounds.
+    rounding: Rounding | None = None
 
     @property
     def public(self) -> bool:
@@ -132,4 +137,7 @@ def join(a: Value, b: Value) -> Value:
     bound = None
     if exact is None and a.magnitude() is not None and b.magnitude() is not None:
         bound = E.smax(a.magnitude() or E.ZERO, b.magnitude() or E.ZERO)
+    if exact is not None and (a.rounding is not None or b.rounding is not None) \
+            and C.is_public(ctx) and joined_type is not UNKNOWN:
+        return floats.settle_selection(joined_type, [a, b], exact)  # either float
     return Value(joined_type, ctx, exact, bound, parts)

@@ -8,7 +8,7 @@ account (privacy is reported per parameter).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Union
+from typing import Callable, Union
 
 from dpsens.sym import expr as E
 
@@ -167,30 +167,35 @@ def in_group(history: tuple[VarItem, ...], distance: E.Expr) -> tuple[VarItem, .
     return (VarGroup(distance, history),)
 
 
-def substitute(history: tuple[VarItem, ...], mapping: dict[E.Expr, E.Expr]) -> tuple[VarItem, ...]:
-    """A callee's history with call-site values for its static parameters and dimensions."""
+def substitute(history: tuple[VarItem, ...], mapping: dict[E.Expr, E.Expr],
+               at: Callable[[E.Expr], E.Expr | None] | None = None) -> tuple[VarItem, ...]:
+    """A callee's history with call-site values for its static parameters and dimensions
+    (``at``: the call site's own instantiation, None for an unknown value, then ∞)."""
+    def sub(e: E.Expr) -> E.Expr:
+        if at is None:
+            return E.substitute(e, mapping)
+        found = at(e)
+        return E.INF if found is None else found
+
     out: list[VarItem] = []
     for item in history:
         if isinstance(item, Charge):
-            gaussian = None if item.gaussian is None else E.substitute(item.gaussian, mapping)
-            rho = None if item.rho is None else E.substitute(item.rho, mapping)
+            gaussian = None if item.gaussian is None else sub(item.gaussian)
+            rho = None if item.rho is None else sub(item.rho)
             if rho is None and gaussian is not None and gaussian.is_number and gaussian.is_positive:
                 # A Gaussian whose σ was symbolic (no ρ then) has one now: ρ = 1/(2·(σ/r)²).
                 rho = E.div(E.ONE, 2 * gaussian**2)
             out.append(replace(
-                item, epsilon=E.substitute(item.epsilon, mapping),
-                delta=E.substitute(item.delta, mapping), rho=rho, gaussian=gaussian,
-                laplace=None if item.laplace is None else E.substitute(item.laplace, mapping)))
+                item, epsilon=sub(item.epsilon), delta=sub(item.delta), rho=rho, gaussian=gaussian,
+                laplace=None if item.laplace is None else sub(item.laplace)))
         elif isinstance(item, VarLoop):
-            out.append(VarLoop(E.substitute(item.count, mapping), substitute(item.body, mapping)))
+            out.append(VarLoop(sub(item.count), substitute(item.body, mapping, at)))
         elif isinstance(item, VarChoice):
             a, b = item.branches
-            out.append(VarChoice((substitute(a, mapping), substitute(b, mapping))))
+            out.append(VarChoice((substitute(a, mapping, at), substitute(b, mapping, at))))
         elif isinstance(item, VarSampled):
-            out.append(VarSampled(E.substitute(item.size, mapping),
-                                  E.substitute(item.population, mapping),
-                                  substitute(item.body, mapping)))
+            out.append(VarSampled(sub(item.size), sub(item.population),
+                                  substitute(item.body, mapping, at)))
         else:
-            out.append(VarGroup(E.substitute(item.distance, mapping),
-                                substitute(item.body, mapping)))
+            out.append(VarGroup(sub(item.distance), substitute(item.body, mapping, at)))
     return tuple(out)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from dpsens import types as T
+from dpsens.infer import floats
 from dpsens.infer.values import LOOP_PREFIX, Value, tuple_value, unknown
 from dpsens.privacy import ledger as L
 from dpsens.rules.table import require_static
@@ -42,7 +43,7 @@ def _statics(a: Analysis, rule: Rule, bound: Bound, span: Any, names: tuple[str,
         value = bound[name]
         assert value is not None
         leaked = C.add(leaked, require_static(a, value, name, rule, span))
-        exact = value.exact
+        exact = _parameter(name, value)
         if exact is None and value.public and name in _POSITIVE:  # values the accounting needs
             a.report(span, "DPS305", f"the value of '{name}' in {short}() is public but not known "
                      "(a join of branches or an unsupported computation): what it noises is "
@@ -57,6 +58,20 @@ def _statics(a: Analysis, rule: Rule, bound: Bound, span: Any, names: tuple[str,
 
 
 _POSITIVE = ("s", "eps", "rho", "delta")
+_COSTLIER = ("eps", "rho", "delta")  # a larger float costs more; a larger s, less
+
+
+def _parameter(name: str, value: Value) -> E.Expr | None:
+    """The exact value of a mechanism parameter; for a float that is not known exactly
+    (R-float-static: eps - 0.1), the end of its range that costs the most."""
+    if value.exact is not None or value.rounding is None:
+        return value.exact
+    spread = floats.spread(value.rounding)
+    if name in _COSTLIER:
+        return value.rounding.value + spread
+    if name == "s":
+        return value.rounding.value - spread
+    return None
 
 
 def _positive(a: Analysis, bound: Bound, names: tuple[str, ...]) -> object:
@@ -64,8 +79,9 @@ def _positive(a: Analysis, bound: Bound, names: tuple[str, ...]) -> object:
     values = []
     for name in names:
         value = bound.get(name)
-        if value is not None and value.exact is not None:
-            values.append((name, value.exact))
+        exact = _parameter(name, value) if value is not None else None
+        if exact is not None:
+            values.append((name, exact))
     assumptions, facts = _positivity(tuple(values))
     for assumption in assumptions:
         a.assume(assumption)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
+from dpsens.infer import floats
 from dpsens.infer.values import Value, number, static, unknown
 from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
@@ -65,9 +66,16 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
     ctx = C.add(x.ctx, others)
     if rule.qualname == "numpy.clip":
         low, high = bound[names[1]], bound[names[2]]
-        return Value(_clamped_kind(x.type, low, high), ctx, *_clamped_static(x, low, high))
+        kind = _clamped_kind(x.type, low, high)
+        exact, bound_ = _clamped_static(x, low, high)
+        if exact is not None and C.is_public(ctx):
+            return floats.settle_selection(kind, [v for v in (x, low, high) if v is not None],
+                                           exact)
+        return Value(kind, ctx, exact, bound_)
     exact = sp.Abs(x.exact) if x.exact is not None else None
-    return Value(x.type, ctx, exact, x.magnitude() if exact is None else None)
+    if exact is not None and C.is_public(ctx):
+        return floats.settle_selection(x.type, [x], exact)
+    return Value(x.type, ctx, exact, floats.magnitude(x) if exact is None else None)
 
 
 def _clamped_kind(t: T.Type, low: Value | None, high: Value | None) -> T.Type:
@@ -86,7 +94,8 @@ def _clamped_static(x: Value, low: Value | None, high: Value | None
         return None, None
     if x.exact is not None:
         return sp.Min(sp.Max(x.exact, low.exact), high.exact), None
-    return None, E.smax(E.absolute(low.exact), E.absolute(high.exact))
+    magnitudes = [floats.magnitude(b) for b in (low, high)]
+    return None, E.smax(*magnitudes) if None not in magnitudes else None
 
 
 def _clamped_data(x: Value, low: Value | None, high: Value | None, others: C.Context) -> Value:
@@ -96,9 +105,10 @@ def _clamped_data(x: Value, low: Value | None, high: Value | None, others: C.Con
     entry that does not differ does not move; so every row metric (N, Data)
     becomes (N, Real) scaled by hi - lo.
     """
-    if low is None or high is None or low.exact is None or high.exact is None:
+    width = None if low is None or high is None else \
+        floats.spread_of_difference(high, low)  # ĥ − l̂, of the floats
+    if width is None:
         return Value(x.type, C.add(x.ctx, others))
-    width = E.absolute(high.exact - low.exact)
     real: T.Type = T.REAL
     if isinstance(x.type, T.Vector):
         real = T.Vector(x.type.norm, "Real", x.type.length)
@@ -133,6 +143,8 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if left.exact is not None and right.exact is not None:
         pick = sp.Min if rule.qualname.endswith(("min", "minimum")) else sp.Max
         exact = pick(left.exact, right.exact)
+        if C.is_public(ctx):
+            return floats.settle_selection(result_type, [left, right], exact)
     return Value(result_type, ctx, exact)
 
 
@@ -163,7 +175,11 @@ def to_float(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         a.report(span, "DPS301", f"float() needs a number, got {x.type.show()}")  # type: ignore[arg-type]
         return unknown(x.ctx)
     ctx = C.blow_up(x.ctx) if kind == "Data" else x.ctx
-    return Value(T.REAL, ctx, x.exact, x.bound)
+    if C.is_public(ctx) and x.exact is not None and not x.exact.is_number:
+        rounding = floats.view(x)  # a symbolic integer's float: exact below 2**53 only
+        if rounding is not None and rounding.rel:
+            return floats.settle(T.REAL, rounding)
+    return Value(T.REAL, ctx, x.exact, x.bound, computed=x.computed, rounding=x.rounding)
 
 
 def to_int(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

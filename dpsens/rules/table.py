@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Sequence
 from dpsens import ir
 from dpsens import types as T
 from dpsens.diagnostics import Diagnostic
+from dpsens.infer import floats
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.values import UNKNOWN, Value, unknown
 from dpsens.sym import context as C
@@ -203,7 +204,13 @@ def signature_rule(a: Analysis, rule: Rule, bound: dict[str, Value | None], span
     exact = None
     if rule.static_value and all(v is None or v.public for v in bound.values()):
         exact = instantiate(rule.static_value, bound)
-    return Value(result_type, ctx, exact if C.is_public(ctx) else None)
+    if exact is not None and C.is_public(ctx):
+        # The library's float of the argument's float (R-float-static).
+        rounding = floats.library(rule.qualname.split(".")[-1], first_argument(bound), exact)
+        if rounding is None:
+            return Value(result_type, ctx)
+        return floats.settle(result_type, rounding)
+    return Value(result_type, ctx, None)
 
 
 def first_argument(bound: dict[str, Value | None]) -> Value:

@@ -160,6 +160,11 @@ def power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     return _normal(sp.Pow(base, exponent))
 
 
+# Coefficients of float rounding (infer/floats.py) are decimals of this precision (in
+# digits), shown rounded up to 6 significant digits.
+SHOWN_PRECISION = 30
+_SHOWN_BITS = sp.Float(1, SHOWN_PRECISION)._prec
+
 TINY: sp.Expr = sp.Float(2.0 ** -1000)  # above every power _vanishing accepts
 
 
@@ -255,6 +260,11 @@ class _Printer(StrPrinter):
     def _print_Equality(self, expr: sp.Expr) -> str:
         return f"{self._print(expr.lhs)} == {self._print(expr.rhs)}"
 
+    def _print_Float(self, expr: sp.Float) -> str:
+        if expr._prec == _SHOWN_BITS and expr > 0:  # a float rounding bound (infer/floats.py)
+            return _shown(sp.Rational(expr))
+        return str(super()._print_Float(expr))
+
     def _print_Max(self, expr: sp.Expr) -> str:
         return "max(" + ", ".join(self._print(a) for a in _sorted(expr.args)) + ")"
 
@@ -264,6 +274,25 @@ class _Printer(StrPrinter):
 
 def _sorted(args: tuple[sp.Expr, ...]) -> list[sp.Expr]:
     return sorted(args, key=sp.default_sort_key)
+
+
+def _shown(exact: sp.Rational) -> str:
+    """A positive bound in at most 6 significant digits: the shortest decimal within a
+    relative 1e-12 of it (the margin R-float-static leaves), else rounded up."""
+    from decimal import ROUND_CEILING, Context
+
+    low, high = exact * (1 - sp.Rational(1, 10**12)), exact * (1 + sp.Rational(1, 10**12))
+    for digits in range(1, 7):
+        value = Context(prec=digits, rounding=ROUND_CEILING).divide(int(low.p), int(low.q))
+        if digits == 6 or sp.Rational(str(value)) <= high:
+            break
+    if -5 <= value.adjusted() < 16:
+        text = format(value, "f")
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    mantissa, _, exponent = format(value, "e").partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}"
 
 
 _PRINTER = _Printer({"order": None})

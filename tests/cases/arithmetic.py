@@ -174,3 +174,66 @@ def truth_of_static(k: Static[int], x: Real) -> Real:  # expect: k=static; x=1
 
 def truth_of_vector(v: MetricVector[L1, Real]) -> Bool:  # expect: v=inf; returns=unknown
     return bool(v)  # E: DPS301
+
+
+# --- float arithmetic on static symbols and at call sites (D46) ------------------------------
+
+
+def scaled_by_a_cancelling_static(x: Real, c: Static[float]) -> Real:  # expect: x=38900*abs(c) + abs(100000000000000000000*c - 10000000000000000000) + 19450; c=static
+    return x * ((c + 0.2 - 0.3) * 1e20)  # at c = 0.1: 5551.1 in Python, 0 exactly
+
+
+def cancelling_static_at_a_tenth(x: Real) -> Real:  # expect: x=23895.2
+    return scaled_by_a_cancelling_static(x, 0.1)  # truth 5551.1
+
+
+def static_float_remainder(x: Real, c: Static[float]) -> Real:  # expect: x=0.1; c=static
+    return x * (c % 0.1)
+
+
+def static_float_remainder_at_three_tenths(x: Real) -> Real:  # expect: x=0.1
+    return static_float_remainder(x, 0.3)  # 0.3 % 0.1 is 0.09999999999999998, not 0
+
+
+def static_integer_through_floats(x: Real, k: Static[int]) -> Real:  # expect: x=8.9e-16*abs(k) + 8.9; k=static
+    return x * ((k + 1e16) - 1e16 - k)
+
+
+def static_integer_through_floats_at_one(x: Real) -> Real:  # expect: x=8.9
+    return static_integer_through_floats(x, 1)  # 1e16 + 1 is 1e16: truth 1
+
+
+def static_shift_cancelled(x: Real, c: Static[float]) -> Real:  # expect: x=100000*abs(c) + 10000; c=static
+    return x * (((c + 0.1) - c - 0.1) * 1e20)  # 2775.6 at c = 0.2
+
+
+def static_root_squared(x: Real, c: Static[float]) -> Real:  # expect: x=55600*abs(sqrt(c))**2 + 55600*abs(c); c=static
+    return x * ((np.sqrt(c) * np.sqrt(c) - c) * 1e20)  # 44408.9 at c = 2
+
+
+def length_tenths(x: Real, v: MetricVector[L1, Real]) -> Real:  # expect: x=7780*len(v); v=0
+    return x * ((len(v) * 0.1 - len(v) / 10) * 1e20)  # 5551.1 at len(v) = 3
+
+
+def static_plus_a_tenth(x: Real, c: Static[float]) -> Real:  # expect: x=1.67e-16*abs(c) + abs(c + 1/10) + 1.67e-17; c=static
+    return (c + 0.1) * x  # 0.1 is not 1/10: near c = -0.1 the float is not c + 1/10
+
+
+def static_plus_one(x: Real, c: Static[float]) -> Real:  # expect: x=abs(c + 1); c=static
+    return (c + 1.0) * x  # both operands are their floats: one rounding, kept exact
+
+
+def static_plus_one_at_a_computed_float(x: Real) -> Real:  # expect: x=13/10
+    return static_plus_one(x, 0.1 + 0.2)  # 1.3000000000000000444: within 1e-12
+
+
+def divided_by_a_shifted_integer(x: Real, k: Static[int]) -> Real:  # expect: x=1/abs(k + 1/2); k=static
+    return x / (k + 0.5)
+
+
+def divided_by_a_cancelled_static(x: Real, c: Static[float]) -> Real:  # expect: x=inf; c=static
+    return x / ((c + 0.1) - c)  # E: DPS305
+
+
+def tenth_of_a_static(x: Real, c: Static[float]) -> Real:  # expect: x=inf; c=static
+    return scaled_by_a_cancelling_static(x, c * 0.1)  # E: DPS305

@@ -188,3 +188,14 @@ def gaussians_then_a_choice(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # e
     released = _gaussians(data, 10, 0.5, 1e-6)
     choice = exponential_mechanism(1.0, 0.5, (0.01, 0.1), _closeness, data)
     return released + choice
+
+
+# --- a budget computed in floats is charged at its largest float (D46) -----------------------
+
+
+def laplace_budget_less_a_tenth(x: Real, eps: Static[float]) -> Priv[Real]:  # expect: x=(eps + 1.67e-16*abs(eps) - 0.0999999999999999833, 0); eps=static; accounting=sequential; assumes=eps + 1.67e-16*abs(eps) - 0.0999999999999999833 > 0
+    return laplace_mechanism(1.0, eps - 0.1, x)  # 0.1 is not 1/10: eps - 1/10 may be below the float
+
+
+def laplace_budget_less_a_tenth_at_three_tenths(x: Real) -> Priv[Real]:  # expect: x=(0.2, 0); accounting=sequential
+    return laplace_budget_less_a_tenth(x, 0.1 + 0.2)  # 0.20000000000000004 (within 1e-12 of 0.2)
