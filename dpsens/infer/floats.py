@@ -94,16 +94,22 @@ def _dimension(e: E.Expr) -> bool:
     return bool(e.is_Symbol and e.is_integer and e.is_positive)
 
 
-def _number(value: Value) -> Rounding | None:
+def _held(value: Value) -> float | None:
+    """The finite float Python holds for a known public number, or None."""
     from dpsens.infer.arith import _float
 
-    exact = value.exact
-    assert exact is not None
     try:
         held = _float(value)
     except (OverflowError, TypeError, ValueError):
         return None
-    if held != held or abs(held) == math.inf:
+    return None if held != held or abs(held) == math.inf else held
+
+
+def _number(value: Value) -> Rounding | None:
+    exact = value.exact
+    assert exact is not None
+    held = _held(value)
+    if held is None:
         return None
     if exact == 0 and held != 0:  # not kept as exact by arith (never relative)
         exact = E.number(held)
@@ -339,15 +345,10 @@ def spread_of_difference(high: Value, low: Value) -> E.Expr | None:
 
 def float_of(value: Value) -> E.Expr | None:
     """The exact rational of the float a known public number holds."""
-    from dpsens.infer.arith import _float
-
     if value.exact is None or not value.exact.is_number or value.rounding is not None:
         return None
-    try:
-        held = _float(value)
-    except (OverflowError, TypeError, ValueError):
-        return None
-    if held != held or abs(held) == math.inf:
+    held = _held(value)
+    if held is None:
         return None
     return sp.Rational(Fraction(held).numerator, Fraction(held).denominator)
 
