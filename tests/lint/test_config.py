@@ -118,3 +118,28 @@ def test_explicit_config_file(project: Path, run: Run) -> None:
     assert run("check", "--no-cache", "--config", "ci.toml", "leak.py")[0] == 0
     code, _, err = run("check", "--config", "nope.toml", "leak.py")
     assert code == 2 and "--config 'nope.toml' is not a file" in err
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    pytest.param(b"tool = 3\n", "'tool' must be a table, got an integer", id="tool-int"),
+    pytest.param(b'tool = "dpsens"\n', "'tool' must be a table, got a string", id="tool-str"),
+    pytest.param(b"[tool]\ndpsens = 3\n", "[tool.dpsens] must be a table", id="dpsens-int"),
+    pytest.param(b"[tool.dpsens]\n# caf\xe9\n",
+                 "invalid TOML: not UTF-8 text (byte 0xe9 on line 2)", id="latin-1"),
+    pytest.param(b"x = " + b"[" * 20000 + b"]" * 20000 + b"\n",
+                 "invalid TOML: nested too deeply", id="deep"),
+])
+@pytest.mark.parametrize("where", [".", ".."])
+def test_malformed_pyproject_is_a_config_error(project: Path, run: Run, content: bytes,
+                                               message: str, where: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shapes tomllib accepts but a pyproject must not have, and bytes it cannot decode:
+    exit 2 and one line naming the file, also for a parent's file found by discovery."""
+    (project / "pyproject.toml").write_bytes(content)
+    write(project, {"sub/ok.py": SCALED})
+    monkeypatch.chdir(project / "sub" / where)
+    code, out, err = run("check", "--no-cache", "ok.py" if where == "." else "sub/ok.py")
+    shown = "../pyproject.toml" if where == "." else "pyproject.toml"
+    assert code == 2, err
+    assert err.startswith(f"dpsens: error: {shown}: {message}")
+    assert err.count("\n") == 1 and "Traceback" not in err and out == ""
