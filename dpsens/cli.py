@@ -84,7 +84,16 @@ def build_parser() -> argparse.ArgumentParser:
                     "counterexample.")
     audit.add_argument("target", metavar="PATH::FUNCTION", help="e.g. examples/column_stats.py::clipped_sum")
     audit.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
-                       help="a value for a static parameter or dimension (repeatable)")
+                       help="a value for a static parameter or dimension (repeatable); "
+                            "adds to the config's bindings, winning over them")
+    audit.add_argument("--config", metavar="PYPROJECT",
+                       help="the pyproject.toml to read (default: the nearest one with "
+                            "[tool.dpsens] above PATH); its stubs, bindings, delta_prime, beta, "
+                            "timeout and max_file_size apply as in check")
+    audit.add_argument("--stubs", action="append", default=[], metavar="DIR",
+                       help="an extra directory of .pyi stubs (repeatable)")
+    audit.add_argument("--delta-prime", type=_probability, default=None, metavar="D",
+                       help="the δ' of advanced composition and zCDP/RDP/PLD (default 1e-5)")
     audit.add_argument("--trials", type=_positive, default=None, metavar="N",
                        help="random input draws (sensitivity) or runs per input (privacy)")
     audit.add_argument("--seed", type=int, default=None, metavar="S",
@@ -151,18 +160,15 @@ def _explain(code: str) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     from dpsens.audit.command import run_audit
+    from dpsens.config import ConfigError
+    from dpsens.settings import audit_settings
 
-    binds = {}
-    for pair in args.bind:
-        name, sep, value = pair.partition("=")
-        try:
-            binds[name.strip()] = float(value)
-        except ValueError:
-            sep = ""
-        if not sep or not name.strip():
-            print(f"dpsens: error: --bind expects NAME=NUMBER, got '{pair}'", file=sys.stderr)
-            return 2
-    return run_audit(args.target, binds, args.trials, args.seed, sys.stdout)
+    try:
+        settings, binds = audit_settings(args)
+    except ConfigError as error:
+        print(f"dpsens: error: {error}", file=sys.stderr)
+        return 2
+    return run_audit(args.target, binds, args.trials, args.seed, sys.stdout, settings=settings)
 
 
 def _probability(text: str) -> float:

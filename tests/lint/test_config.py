@@ -143,3 +143,64 @@ def test_malformed_pyproject_is_a_config_error(project: Path, run: Run, content:
     assert code == 2, err
     assert err.startswith(f"dpsens: error: {shown}: {message}")
     assert err.count("\n") == 1 and "Traceback" not in err and out == ""
+
+
+# --- dpsens audit reads the same configuration as check --------------------------------------
+
+EXPIT_STUB = (
+    "from dpsens import Real\nfrom dpsens.stub import sensitivity\n\n\n"
+    "@sensitivity(x=\"1/100\")\ndef expit(x: Real) -> Real: ...\n"  # wrong: the slope is 1/4
+)
+EXPIT_USE = (
+    "import scipy.special\nfrom dpsens import Real\n\n\n"
+    "def g(x: Real) -> Real:\n    return float(scipy.special.expit(x))\n"
+)
+
+
+def test_audit_uses_the_configured_stubs(project: Path, run: Run,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    pyproject(project, 'stubs = ["typings"]')
+    write(project, {"typings/scipy.special.pyi": EXPIT_STUB, "app/lie.py": EXPIT_USE})
+    monkeypatch.chdir(project / "app")  # the config is found above the audited file
+    code, out, err = run("audit", "lie.py::g", "--seed", "1", "--trials", "50")
+    assert code == 1, out + err
+    assert "claimed sensitivity 1/100" in out and "counterexample: g is more than 0.01" in out
+
+
+def test_audit_stubs_and_config_flags(project: Path, run: Run) -> None:
+    write(project, {"typings/scipy.special.pyi": EXPIT_STUB, "lie.py": EXPIT_USE})
+    code, out, _ = run("audit", "lie.py::g", "--seed", "1", "--trials", "50")
+    assert code == 2 and "cannot draw or measure" in out  # no stub: expit is unknown
+    code, out, _ = run("audit", "lie.py::g", "--seed", "1", "--trials", "50", "--stubs", "typings")
+    assert code == 1 and "counterexample" in out
+    (project / "ci.toml").write_text("[tool.dpsens]\nstubs = ['typings']\n")
+    code, out, _ = run("audit", "lie.py::g", "--seed", "1", "--trials", "50", "--config", "ci.toml")
+    assert code == 1 and "counterexample" in out
+
+
+def test_audit_uses_the_configured_bindings_and_flags_win(project: Path, run: Run) -> None:
+    pyproject(project, 'bindings = {c = 2}')
+    write(project, {"scaled.py": SCALED})
+    code, out, _ = run("audit", "scaled.py::scaled", "--seed", "1", "--trials", "20")
+    assert code == 0, out
+    assert "c=2.0" in out and "claimed sensitivity 2\n" in out
+    for flag in ("c=3", "scaled.c=3"):
+        code, out, _ = run("audit", "scaled.py::scaled", "--seed", "1", "--trials", "20",
+                           "--bind", flag)
+        assert code == 0, out
+        assert "c=3.0" in out and "claimed sensitivity 3\n" in out
+
+
+@pytest.mark.parametrize(("table", "argv", "message"), [
+    ("exclud = ['x']", [], "pyproject.toml: unknown key 'tool.dpsens.exclud'"),
+    ("", ["--stubs", "missing"], "--stubs 'missing' is not a directory"),
+    ("", ["--config", "nope.toml"], "--config 'nope.toml' is not a file"),
+    ("", ["--bind", "c"], "--bind expects NAME=NUMBER, got 'c'"),
+])
+def test_audit_config_errors_exit_two(project: Path, run: Run, table: str, argv: list[str],
+                                      message: str) -> None:
+    pyproject(project, table)
+    write(project, {"scaled.py": SCALED})
+    code, out, err = run("audit", "scaled.py::scaled", "--seed", "1", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"dpsens: error: {message}") and err.count("\n") == 1
