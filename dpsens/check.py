@@ -63,6 +63,11 @@ class CheckResult:
     def errors(self) -> int:
         return sum(1 for d in self.diagnostics if d.severity == "error")
 
+    @property
+    def incomplete(self) -> bool:
+        """The analyzer could not do its job somewhere (exit 2; SARIF executionSuccessful false)."""
+        return any(d.code in TOOL_FAILURES for d in self.diagnostics)
+
 
 def mentions_dpsens(text: str) -> bool:
     """The cheap pre-filter: a file that never names dpsens has nothing to analyze."""
@@ -312,6 +317,8 @@ def _unit_key(unit: Unit, cache: Cache) -> str:
 
 
 INCOMPLETE = ("DPS001", "DPS005")  # an internal error or the time limit: not a result of the code
+# The analyzer could not do its job (a crash, the time or size limit): exit 2, not 1.
+TOOL_FAILURES = (*INCOMPLETE, "DPS006")
 
 
 def _incomplete(record: dict[str, Any]) -> bool:
@@ -409,5 +416,5 @@ def _internal_error(program: object, module: ir.Module, function: ir.Function,
     program.report(module, function.span, "DPS001", message)  # type: ignore[attr-defined]
 
 
-__all__ = ["CheckResult", "NoInputError", "Settings", "check_paths", "mentions_dpsens",
-           "stub_directories"]
+__all__ = ["CheckResult", "NoInputError", "Settings", "TOOL_FAILURES", "check_paths",
+           "mentions_dpsens", "stub_directories"]

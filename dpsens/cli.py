@@ -13,8 +13,6 @@ if TYPE_CHECKING:
     from dpsens.check import CheckResult, Settings
 
 FORMATS = ("text", "json", "sarif", "github")
-# The analyzer could not do its job (a crash, the time or size limit): exit 2, not 1.
-TOOL_FAILURES = ("DPS001", "DPS005", "DPS006")
 
 
 class UsageError(Exception):
@@ -228,7 +226,7 @@ def _check(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     else:
         _write_atomically(target, text)
-    if any(d.code in TOOL_FAILURES for d in result.diagnostics):
+    if result.incomplete:  # a crash, the time or size limit (dpsens.check.TOOL_FAILURES)
         return 2
     return 1 if result.errors else 0
 

@@ -258,3 +258,33 @@ def test_progress_bar_only_on_a_terminal_for_many_files(project: Path) -> None:
     assert stderr_on_terminal("-q") == ""
     piped = subprocess.run(command, capture_output=True, text=True, env=child_env())
     assert piped.returncode == 0 and piped.stderr == ""
+
+
+def test_sarif_execution_fails_exactly_when_the_exit_code_is_two(
+        project: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    """executionSuccessful is false for every incomplete analysis: a crash (DPS001), the time
+    limit (DPS005), the size limit (DPS006); findings alone (exit 1) are a successful run."""
+    from dpsens.infer import program
+    from tests.lint.test_limits import MANY
+
+    schema = json.loads(SCHEMA.read_text())
+
+    def sarif(*argv: str) -> tuple[int, bool]:
+        code, out, _ = run("check", "--no-cache", "--format", "sarif", *argv)
+        document = json.loads(out)
+        jsonschema.Draft4Validator(schema).validate(document)
+        [invocation] = document["runs"][0]["invocations"]
+        return code, invocation["executionSuccessful"]
+
+    write(project, {"ok.py": PRIVATE, "leaky.py": LEAKY, "big.py": SCALED + "\n# padding\n" * 200,
+                    "many.py": MANY})
+    assert sarif("ok.py") == (0, True)
+    assert sarif("leaky.py") == (1, True)
+    assert sarif("--max-file-size", "1000", "big.py") == (2, False)  # DPS006
+    assert sarif("--timeout", "0.05", "many.py") == (2, False)  # DPS005
+
+    def explode(*args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(program, "summarize", explode)
+    assert sarif("ok.py") == (2, False)  # DPS001
