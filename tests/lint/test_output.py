@@ -288,3 +288,24 @@ def test_sarif_execution_fails_exactly_when_the_exit_code_is_two(
 
     monkeypatch.setattr(program, "summarize", explode)
     assert sarif("ok.py") == (2, False)  # DPS001
+
+
+def test_json_end_positions_are_one_based_or_null(mixed: Path, run: Run) -> None:
+    """Whole-file problems (DPS002/003/004) and suppression comments have no known end:
+    null, never 0; known ends are 1-based and not before the start."""
+    (mixed / "pkg" / "latin.py").write_bytes(b"from dpsens import Real\n# caf\xe9\n")
+    write(mixed, {"pkg/syntax.py": "from dpsens import Real\ndef f(:\n",
+                  "pkg/unused.py": SCALED.replace("return c * x", "return c * x  # dpsens: ignore")})
+    _, out, _ = run("check", "--no-cache", "--format", "json", "pkg", "pkg/missing.py")
+    every = [d for file in json.loads(out)["files"] for d in file["diagnostics"]]
+    found = {d["code"]: d for d in every}
+    assert {"DPS002", "DPS003", "DPS004", "DPS502", "DPS203"} <= set(found)
+    for code in ("DPS002", "DPS003", "DPS004", "DPS502"):
+        assert found[code]["end_line"] is None and found[code]["end_column"] is None, found[code]
+    for d in every:
+        assert d["line"] >= 1 and d["column"] >= 1
+        if d["end_line"] is not None:
+            assert d["end_line"] >= d["line"] and d["end_column"] >= 1
+    spans = {(d["line"], d["column"], d["end_line"], d["end_column"])
+             for d in every if d["code"] == "DPS203"}
+    assert (12, 12, 12, 28) in spans  # 'np.frobnicate(x)'
