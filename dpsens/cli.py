@@ -58,7 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help="an extra directory of .pyi stubs (repeatable)")
     analysis.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
                           help="a value for a static parameter or dimension: k=10, "
-                               "rows(data)=60000, or function.k=10 (repeatable)")
+                               "rows(data)=60000, or function.k=10 (repeatable; sizes are "
+                               "positive whole numbers; one no checked function has is warned "
+                               "about)")
     analysis.add_argument("--delta-prime", type=_probability, default=None, metavar="D",
                           help="the δ' of advanced composition and zCDP/RDP/PLD (default 1e-5)")
     speed = check.add_argument_group("speed")
@@ -221,6 +223,7 @@ def _check(args: argparse.Namespace) -> int:
         return 2
     if args.verbose:
         _describe(result, settings)
+    _warn_unmatched(result, args.bind)
     text = _render(result, args, color=target is None and _color(sys.stdout))
     if target is None:
         sys.stdout.write(text)
@@ -229,6 +232,19 @@ def _check(args: argparse.Namespace) -> int:
     if result.incomplete:  # a crash, the time or size limit (dpsens.check.TOOL_FAILURES)
         return 2
     return 1 if result.errors else 0
+
+
+def _warn_unmatched(result: CheckResult, pairs: list[str]) -> None:
+    """A --bind that no checked function can use is most likely a typo: say so on stderr.
+
+    Only command-line bindings: the configuration's are project-wide, and a run over some
+    files (pre-commit passes the staged ones) would warn about all the others."""
+    from dpsens.check import unmatched_bindings
+
+    keys = [pair.partition("=")[0].strip() for pair in pairs]
+    for key in unmatched_bindings(result, keys) or ():
+        print(f"dpsens: warning: binding '{key}' matches nothing: no checked function has "
+              f"such a parameter or size", file=sys.stderr)
 
 
 def _conflicts(args: argparse.Namespace) -> None:

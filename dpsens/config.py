@@ -179,9 +179,18 @@ def _codes(raw: object, root: Path) -> tuple[str, ...]:
 
 
 def _bindings(raw: object, root: Path) -> tuple[tuple[str, float], ...]:
+    from dpsens.options import dimension_problem
+
     if not isinstance(raw, dict):
         raise _Bad('must be a table of name = number, e.g. "rows(data)" = 60000')
-    return tuple((name, _number(value, f'."{name}"')) for name, value in raw.items())
+    out = []
+    for name, value in raw.items():
+        number = _number(value, f'."{name}"')
+        problem = dimension_problem(name, number)
+        if problem is not None:
+            raise _Bad(problem, f'."{name}"')
+        out.append((name, number))
+    return tuple(out)
 
 
 def _budgets(raw: object, root: Path) -> tuple[Budget, ...]:

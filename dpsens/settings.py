@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from pathlib import Path
 from typing import TypeVar
@@ -10,7 +11,7 @@ from typing import TypeVar
 from dpsens.check import Settings
 from dpsens.config import Config, ConfigError, find_config, load_config
 from dpsens.files import WalkRules, display
-from dpsens.options import Options
+from dpsens.options import Options, dimension_problem
 from dpsens.selection import Selection, normalize_codes
 
 CACHE_DIR = ".dpsens_cache"
@@ -126,8 +127,11 @@ def _bindings(pairs: list[str]) -> tuple[tuple[str, float], ...]:
             number = float(value)
         except ValueError:
             sep = ""
-        if not sep or not name.strip():
+        if not sep or not name.strip() or math.isnan(number):
             raise ConfigError(f"--bind expects NAME=NUMBER, got '{pair}'")
+        problem = dimension_problem(name.strip(), number)
+        if problem is not None:
+            raise ConfigError(f"--bind '{pair}': {name.strip()} {problem}")
         out.append((name.strip(), number))
     return tuple(out)
 

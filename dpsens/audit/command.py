@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TextIO
 
 import numpy as np
 
+from dpsens.options import DIMENSION
+
 if TYPE_CHECKING:
     from dpsens.check import Settings
 
@@ -43,7 +45,6 @@ SENSITIVITY_TRIALS = 200
 PRIVACY_TRIALS = 5000  # runs per input in the test phase
 PRIVACY_SECONDS = 60.0  # time budget with the default number of trials
 CONFIDENCE = 0.99
-_DIMENSION = re.compile(r"(?:^|\.)(rows|cols|len)\((\w+)\)$")
 
 
 class AuditError(Exception):
@@ -233,7 +234,7 @@ def _dimensions(binds: Mapping[str, float]) -> dict[str, dict[str, int]]:
     """Sizes bound as rows(x)=N, cols(x)=N, len(x)=N."""
     dims: dict[str, dict[str, int]] = {}
     for key, value in binds.items():
-        match = _DIMENSION.search(key)
+        match = DIMENSION.search(key)
         if match:
             if value < 1 or value != int(value):
                 raise AuditError(f"{key} must be a positive integer, got {value}")

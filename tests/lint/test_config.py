@@ -204,3 +204,54 @@ def test_audit_config_errors_exit_two(project: Path, run: Run, table: str, argv:
     code, out, err = run("audit", "scaled.py::scaled", "--seed", "1", *argv)
     assert code == 2 and out == ""
     assert err.startswith(f"dpsens: error: {message}") and err.count("\n") == 1
+
+
+# --- bindings: sizes are positive whole numbers; a --bind that matches nothing is a warning --
+
+@pytest.mark.parametrize("key", ["rows(data)", "mean.rows(data)", "mean.mean.cols(data)",
+                                 "len(data)"])
+@pytest.mark.parametrize("value", ["-5", "0", "0.5", "1e400"])
+def test_size_bindings_must_be_positive_whole_numbers(project: Path, run: Run, key: str,
+                                                      value: str) -> None:
+    write(project, {"mean.py": MEAN})
+    code, out, err = run("check", "--no-cache", "--bind", f"{key}={value}", "mean.py")
+    assert code == 2 and out == ""
+    shown = f"{float(value):g}"
+    assert err == (f"dpsens: error: --bind '{key}={value}': {key} is a size and must be a "
+                   f"positive whole number, got {shown}\n")
+    code, out, err = run("audit", "mean.py::mean", "--bind", f"{key}={value}")
+    assert code == 2 and out == "" and f"{key} is a size and must be" in err  # before running
+    pyproject(project, f'bindings = {{"{key}" = {value if value != "1e400" else "inf"}}}')
+    code, out, err = run("check", "--no-cache", "mean.py")
+    assert code == 2 and out == ""
+    assert err == (f"dpsens: error: pyproject.toml: 'tool.dpsens.bindings.\"{key}\"' is a size "
+                   f"and must be a positive whole number, got {shown}\n")
+
+
+def test_valid_size_bindings_and_nan(project: Path, run: Run) -> None:
+    write(project, {"mean.py": MEAN})
+    code, out, _ = run("check", "--no-cache", "--format", "json", "--bind", "rows(data)=1e2",
+                       "--bind", "upper=2", "mean.py")
+    assert code == 0 and sensitivities(out)["mean"]["data"] == "1/50"
+    code, _, err = run("check", "--no-cache", "--bind", "upper=nan", "mean.py")
+    assert code == 2 and "--bind expects NAME=NUMBER, got 'upper=nan'" in err
+
+
+def test_a_binding_that_matches_nothing_is_a_warning(project: Path, run: Run) -> None:
+    write(project, {"pkg/__init__.py": "", "pkg/mean.py": MEAN})
+    matching = ["upper=2", "rows(data)=100", "mean.upper=2", "pkg.mean.mean.cols(data)=3"]
+    code, _, err = run("check", "--no-cache", *(f"--bind={b}" for b in matching), "pkg")
+    assert code == 0 and err == ""
+    code, out, err = run("check", "--no-cache", "--bind", "x.y.z=1", "--bind", "rows(dta)=4",
+                         "--bind", "mean.eps=1", "--bind", "upper=2", "pkg")
+    assert code == 0 and "mean (line 5)" in out  # the exit code and the report are unchanged
+    assert err.splitlines() == [
+        f"dpsens: warning: binding '{key}' matches nothing: no checked function has such a "
+        "parameter or size" for key in ("x.y.z", "rows(dta)", "mean.eps")]
+    # The configuration's bindings are project-wide: a run over some files does not warn.
+    pyproject(project, 'bindings = {"other.k" = 1}')
+    assert run("check", "--no-cache", "pkg")[2] == ""
+    # A file that was not analyzed may hold the match: no warning then.
+    write(project, {"pkg/broken.py": "import dpsens\ndef f(:\n"})
+    code, _, err = run("check", "--no-cache", "--bind", "x.y.z=1", "pkg")
+    assert code == 1 and err == ""
