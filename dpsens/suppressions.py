@@ -60,8 +60,9 @@ def _unused(path: str, comment: Suppression, selection: Selection,
         return Diagnostic(path, comment.line, comment.column, "DPS502", message, "warning")
 
     if comment.codes is None:
-        idle_comment = judge_unused and not comment.used
-        return [at("unused 'dpsens: ignore' comment: nothing is reported here")] if idle_comment else []
+        if comment.used or not judge_unused:
+            return []
+        return [at("unused 'dpsens: ignore' comment: nothing is reported here")]
     unknown = sorted(c for c in comment.codes if c not in REGISTRY)
     idle = sorted(c for c in comment.codes - comment.used
                   if c in REGISTRY and selection.enabled(c))  # a deselected code cannot be judged

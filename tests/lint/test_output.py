@@ -294,8 +294,8 @@ def test_json_end_positions_are_one_based_or_null(mixed: Path, run: Run) -> None
     """Whole-file problems (DPS002/003/004) and suppression comments have no known end:
     null, never 0; known ends are 1-based and not before the start."""
     (mixed / "pkg" / "latin.py").write_bytes(b"from dpsens import Real\n# caf\xe9\n")
-    write(mixed, {"pkg/syntax.py": "from dpsens import Real\ndef f(:\n",
-                  "pkg/unused.py": SCALED.replace("return c * x", "return c * x  # dpsens: ignore")})
+    unused = SCALED.replace("return c * x", "return c * x  # dpsens: ignore")
+    write(mixed, {"pkg/syntax.py": "from dpsens import Real\ndef f(:\n", "pkg/unused.py": unused})
     _, out, _ = run("check", "--no-cache", "--format", "json", "pkg", "pkg/missing.py")
     every = [d for file in json.loads(out)["files"] for d in file["diagnostics"]]
     found = {d["code"]: d for d in every}
