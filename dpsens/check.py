@@ -54,6 +54,7 @@ class CheckResult:
     analyzed: int = 0  # units analyzed in this run
     cached: int = 0  # units whose reports came from the cache
     excluded: int = 0  # paths passed over by exclude globs or .gitignore
+    modules: dict[str, str] = field(default_factory=dict)  # shown path -> module name
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -62,6 +63,11 @@ class CheckResult:
     @property
     def errors(self) -> int:
         return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def incomplete(self) -> bool:
+        """The analyzer could not do its job somewhere (exit 2; SARIF executionSuccessful false)."""
+        return any(d.code in TOOL_FAILURES for d in self.diagnostics)
 
 
 def mentions_dpsens(text: str) -> bool:
@@ -89,6 +95,7 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
         result.files.append(FileReport(shown, diagnostics=[
             Diagnostic(shown, 1, 1, "DPS002", f"cannot read: {reason}")]))
     sources = [_checked(path) for path in collected.files]
+    result.modules = {source.shown: source.name for source in sources}
     runner = Runner(settings.jobs, progress_stream(settings.progress))
     try:
         graph, reports = _run(sources, settings, runner, result)
@@ -99,6 +106,30 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
     finish(result, graph, settings)
     result.files.sort(key=lambda f: f.path)
     return result
+
+
+def unmatched_bindings(result: CheckResult, keys: Sequence[str]) -> list[str] | None:
+    """The binding keys that apply to no parameter or size of any reported function, as
+    Options.bindings_for and the analysis apply them; None when that cannot be known
+    (a file was not analyzed, or not to the end: its functions are missing)."""
+    from dpsens.selection import ALWAYS
+
+    if any(d.code in ALWAYS for d in result.diagnostics):
+        return None
+    functions = [(f, (f["qualname"], f"{result.modules.get(file.path, '')}.{f['qualname']}"))
+                 for file in result.files for f in file.functions]
+    unmatched = []
+    for key in dict.fromkeys(keys):
+        options = Options(bindings=((key, 0.0),))
+        if not any(_applies(options.bindings_for(*names), f) for f, names in functions):
+            unmatched.append(key)
+    return unmatched
+
+
+def _applies(bindings: dict[str, float], function: dict[str, Any]) -> bool:
+    names = {p["name"] for p in function["params"]}
+    return any(key in names or f"{kind}({name})" == key
+               for key in bindings for name in names for kind in ("rows", "cols", "len"))
 
 
 def _checked(path: Path) -> Source:
@@ -312,6 +343,8 @@ def _unit_key(unit: Unit, cache: Cache) -> str:
 
 
 INCOMPLETE = ("DPS001", "DPS005")  # an internal error or the time limit: not a result of the code
+# The analyzer could not do its job (a crash, the time or size limit): exit 2, not 1.
+TOOL_FAILURES = (*INCOMPLETE, "DPS006")
 
 
 def _incomplete(record: dict[str, Any]) -> bool:
@@ -409,5 +442,5 @@ def _internal_error(program: object, module: ir.Module, function: ir.Function,
     program.report(module, function.span, "DPS001", message)  # type: ignore[attr-defined]
 
 
-__all__ = ["CheckResult", "NoInputError", "Settings", "check_paths", "mentions_dpsens",
-           "stub_directories"]
+__all__ = ["CheckResult", "NoInputError", "Settings", "TOOL_FAILURES", "check_paths",
+           "mentions_dpsens", "stub_directories", "unmatched_bindings"]

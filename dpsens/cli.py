@@ -13,8 +13,6 @@ if TYPE_CHECKING:
     from dpsens.check import CheckResult, Settings
 
 FORMATS = ("text", "json", "sarif", "github")
-# The analyzer could not do its job (a crash, the time or size limit): exit 2, not 1.
-TOOL_FAILURES = ("DPS001", "DPS005", "DPS006")
 
 
 class UsageError(Exception):
@@ -60,7 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help="an extra directory of .pyi stubs (repeatable)")
     analysis.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
                           help="a value for a static parameter or dimension: k=10, "
-                               "rows(data)=60000, or function.k=10 (repeatable)")
+                               "rows(data)=60000, or function.k=10 (repeatable; sizes are "
+                               "positive whole numbers; one no checked function has is warned "
+                               "about)")
     analysis.add_argument("--delta-prime", type=_probability, default=None, metavar="D",
                           help="the δ' of advanced composition and zCDP/RDP/PLD (default 1e-5)")
     speed = check.add_argument_group("speed")
@@ -84,7 +84,16 @@ def build_parser() -> argparse.ArgumentParser:
                     "counterexample.")
     audit.add_argument("target", metavar="PATH::FUNCTION", help="e.g. examples/column_stats.py::clipped_sum")
     audit.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
-                       help="a value for a static parameter or dimension (repeatable)")
+                       help="a value for a static parameter or dimension (repeatable); "
+                            "adds to the config's bindings, winning over them")
+    audit.add_argument("--config", metavar="PYPROJECT",
+                       help="the pyproject.toml to read (default: the nearest one with "
+                            "[tool.dpsens] above PATH); its stubs, bindings, delta_prime, beta, "
+                            "timeout and max_file_size apply as in check")
+    audit.add_argument("--stubs", action="append", default=[], metavar="DIR",
+                       help="an extra directory of .pyi stubs (repeatable)")
+    audit.add_argument("--delta-prime", type=_probability, default=None, metavar="D",
+                       help="the δ' of advanced composition and zCDP/RDP/PLD (default 1e-5)")
     audit.add_argument("--trials", type=_positive, default=None, metavar="N",
                        help="random input draws (sensitivity) or runs per input (privacy)")
     audit.add_argument("--seed", type=int, default=None, metavar="S",
@@ -151,18 +160,15 @@ def _explain(code: str) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     from dpsens.audit.command import run_audit
+    from dpsens.config import ConfigError
+    from dpsens.settings import audit_settings
 
-    binds = {}
-    for pair in args.bind:
-        name, sep, value = pair.partition("=")
-        try:
-            binds[name.strip()] = float(value)
-        except ValueError:
-            sep = ""
-        if not sep or not name.strip():
-            print(f"dpsens: error: --bind expects NAME=NUMBER, got '{pair}'", file=sys.stderr)
-            return 2
-    return run_audit(args.target, binds, args.trials, args.seed, sys.stdout)
+    try:
+        settings, binds = audit_settings(args)
+    except ConfigError as error:
+        print(f"dpsens: error: {error}", file=sys.stderr)
+        return 2
+    return run_audit(args.target, binds, args.trials, args.seed, sys.stdout, settings=settings)
 
 
 def _probability(text: str) -> float:
@@ -217,14 +223,28 @@ def _check(args: argparse.Namespace) -> int:
         return 2
     if args.verbose:
         _describe(result, settings)
+    _warn_unmatched(result, args.bind)
     text = _render(result, args, color=target is None and _color(sys.stdout))
     if target is None:
         sys.stdout.write(text)
     else:
         _write_atomically(target, text)
-    if any(d.code in TOOL_FAILURES for d in result.diagnostics):
+    if result.incomplete:  # a crash, the time or size limit (dpsens.check.TOOL_FAILURES)
         return 2
     return 1 if result.errors else 0
+
+
+def _warn_unmatched(result: CheckResult, pairs: list[str]) -> None:
+    """A --bind that no checked function can use is most likely a typo: say so on stderr.
+
+    Only command-line bindings: the configuration's are project-wide, and a run over some
+    files (pre-commit passes the staged ones) would warn about all the others."""
+    from dpsens.check import unmatched_bindings
+
+    keys = [pair.partition("=")[0].strip() for pair in pairs]
+    for key in unmatched_bindings(result, keys) or ():
+        print(f"dpsens: warning: binding '{key}' matches nothing: no checked function has "
+              f"such a parameter or size", file=sys.stderr)
 
 
 def _conflicts(args: argparse.Namespace) -> None:

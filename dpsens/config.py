@@ -57,7 +57,7 @@ def find_config(start: Path) -> Path | None:
         directory = directory.parent
     for candidate in (directory, *directory.parents):
         path = candidate / "pyproject.toml"
-        if path.is_file() and "dpsens" in _read(path).get("tool", {}):
+        if path.is_file() and "dpsens" in _tool(path):
             return path
     return None
 
@@ -66,7 +66,7 @@ def load_config(path: Path | None, default_root: Path) -> Config:
     """The settings of a pyproject.toml (defaults when ``path`` is None)."""
     if path is None:
         return Config(root=default_root)
-    table = _read(path).get("tool", {}).get("dpsens", {})
+    table = _tool(path).get("dpsens", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{_shown(path)}: [tool.dpsens] must be a table")
     unknown = sorted(set(table) - set(_KEYS))
@@ -84,14 +84,36 @@ def load_config(path: Path | None, default_root: Path) -> Config:
     return Config(root=path.parent, source=path, **values)
 
 
+def _tool(path: Path) -> dict[str, Any]:
+    """The ``[tool]`` table of a pyproject.toml (empty when there is none)."""
+    tool = _read(path).get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{_shown(path)}: 'tool' must be a table, got {_kind(tool)}")
+    return tool
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{_shown(path)}: invalid TOML: {error}") from None
+    except UnicodeDecodeError as error:  # TOML is UTF-8; tomllib does not wrap this one
+        line = error.object[:error.start].count(b"\n") + 1
+        byte = error.object[error.start:error.start + 1].hex()
+        raise ConfigError(f"{_shown(path)}: invalid TOML: not UTF-8 text "
+                          f"(byte 0x{byte} on line {line})") from None
+    except RecursionError:
+        raise ConfigError(f"{_shown(path)}: invalid TOML: nested too deeply") from None
     except OSError as error:
         raise ConfigError(f"{_shown(path)}: cannot read: {error.strerror}") from None
+
+
+def _kind(value: object) -> str:
+    """How a TOML value is described in messages: 'a string', 'an integer', ..."""
+    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a float",
+             list: "an array"}
+    return names.get(type(value), f"a {type(value).__name__}")
 
 
 def _shown(path: Path) -> str:
@@ -157,9 +179,18 @@ def _codes(raw: object, root: Path) -> tuple[str, ...]:
 
 
 def _bindings(raw: object, root: Path) -> tuple[tuple[str, float], ...]:
+    from dpsens.options import dimension_problem
+
     if not isinstance(raw, dict):
         raise _Bad('must be a table of name = number, e.g. "rows(data)" = 60000')
-    return tuple((name, _number(value, f'."{name}"')) for name, value in raw.items())
+    out = []
+    for name, value in raw.items():
+        number = _number(value, f'."{name}"')
+        problem = dimension_problem(name, number)
+        if problem is not None:
+            raise _Bad(problem, f'."{name}"')
+        out.append((name, number))
+    return tuple(out)
 
 
 def _budgets(raw: object, root: Path) -> tuple[Budget, ...]:

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
+
+# A size binding: rows(x), cols(x), len(x), plain or after a function's (qualified) name.
+DIMENSION = re.compile(r"(?:^|\.)(rows|cols|len)\((\w+)\)$")
+
+
+def dimension_problem(key: str, value: float) -> str | None:
+    """Why ``value`` cannot be bound to ``key`` when the key is a size (None: it can)."""
+    if DIMENSION.search(key) and not (math.isfinite(value) and value >= 1 and value.is_integer()):
+        return f"is a size and must be a positive whole number, got {value:g}"
+    return None
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,13 @@ def finish(result: CheckResult, graph: ModuleGraph, settings: Settings) -> None:
                                   settings.budgets, text))
         kept = [d for d in found if settings.selection.enabled(d.code)]
         if text is not None and "dpsens:" in text:
+            from dpsens.selection import ALWAYS
             from dpsens.suppressions import apply
 
-            kept = apply(report.path, text, kept, settings.selection)
+            # Unparsable, too large, timed out or crashed: what the analysis would have
+            # reported is unknown, so no comment can be called unused (DPS502).
+            analyzed = not any(d.code in ALWAYS for d in found)
+            kept = apply(report.path, text, kept, settings.selection, judge_unused=analyzed)
         report.diagnostics = sorted(set(kept))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from pathlib import Path
 from typing import TypeVar
@@ -10,7 +11,7 @@ from typing import TypeVar
 from dpsens.check import Settings
 from dpsens.config import Config, ConfigError, find_config, load_config
 from dpsens.files import WalkRules, display
-from dpsens.options import Options
+from dpsens.options import Options, dimension_problem
 from dpsens.selection import Selection, normalize_codes
 
 CACHE_DIR = ".dpsens_cache"
@@ -19,7 +20,7 @@ T = TypeVar("T", int, float)
 
 def settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
     """The run's settings, and notes for --verbose (raises ConfigError for bad input)."""
-    config = _config(args)
+    config = _config(args.config, args.paths)
     notes = [f"config: {display(config.source)}" if config.source else "config: none found"]
     options = Options(
         delta_prime=args.delta_prime or config.delta_prime or Options.delta_prime,
@@ -42,10 +43,37 @@ def settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
         time_limit=_limit(args.timeout, config.timeout, Settings.time_limit),
         max_file_size=_limit(args.max_file_size, config.max_file_size, Settings.max_file_size),
     )
-    for directory in settings.stub_dirs:
+    _check_stubs(settings.stub_dirs)
+    return settings, notes
+
+
+def audit_settings(args: argparse.Namespace) -> tuple[Settings, dict[str, float]]:
+    """The settings of ``dpsens audit`` and its bindings: the configuration check would use
+    for the audited file (stubs, bindings, delta_prime, beta, limits), flags over it.
+
+    The bindings are returned apart (configured ones first, --bind winning): the audit
+    also needs them to call the function; the settings' options carry none.  Neither
+    include/exclude nor the cache apply: the audited file is analyzed as named.
+    """
+    path = args.target.rpartition("::")[0]
+    config = _config(args.config, [path] if path else [])
+    bindings = dict(config.bindings)
+    bindings.update(_bindings(args.bind))
+    settings = Settings(
+        stub_dirs=(*config.stubs, *(Path(d) for d in args.stubs)),
+        options=Options(delta_prime=args.delta_prime or config.delta_prime or Options.delta_prime,
+                        beta=config.beta or Options.beta),
+        time_limit=_limit(None, config.timeout, Settings.time_limit),
+        max_file_size=_limit(None, config.max_file_size, Settings.max_file_size),
+    )
+    _check_stubs(settings.stub_dirs)
+    return settings, bindings
+
+
+def _check_stubs(directories: tuple[Path, ...]) -> None:
+    for directory in directories:
         if not directory.is_dir():
             raise ConfigError(f"--stubs '{directory}' is not a directory")
-    return settings, notes
 
 
 def _limit(flag: T | None, configured: T | None, default: T | None) -> T | None:
@@ -54,13 +82,14 @@ def _limit(flag: T | None, configured: T | None, default: T | None) -> T | None:
     return value or None
 
 
-def _config(args: argparse.Namespace) -> Config:
-    if args.config:
-        path = Path(args.config)
+def _config(flag: str | None, paths: list[str]) -> Config:
+    """--config's file, else the nearest pyproject.toml with [tool.dpsens] above ``paths``."""
+    if flag:
+        path = Path(flag)
         if not path.is_file():
-            raise ConfigError(f"--config '{args.config}' is not a file")
+            raise ConfigError(f"--config '{flag}' is not a file")
         return load_config(path, path.parent)
-    return load_config(find_config(_start(args.paths)), Path.cwd())
+    return load_config(find_config(_start(paths)), Path.cwd())
 
 
 def _start(paths: list[str]) -> Path:
@@ -98,10 +127,13 @@ def _bindings(pairs: list[str]) -> tuple[tuple[str, float], ...]:
             number = float(value)
         except ValueError:
             sep = ""
-        if not sep or not name.strip():
+        if not sep or not name.strip() or math.isnan(number):
             raise ConfigError(f"--bind expects NAME=NUMBER, got '{pair}'")
+        problem = dimension_problem(name.strip(), number)
+        if problem is not None:
+            raise ConfigError(f"--bind '{pair}': {name.strip()} {problem}")
         out.append((name.strip(), number))
     return tuple(out)
 
 
-__all__ = ["CACHE_DIR", "settings_from"]
+__all__ = ["CACHE_DIR", "audit_settings", "settings_from"]

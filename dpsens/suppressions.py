@@ -32,8 +32,12 @@ class Suppression:
 
 
 def apply(path: str, text: str, diagnostics: Iterable[Diagnostic],
-          selection: Selection) -> list[Diagnostic]:
-    """The diagnostics no comment suppresses, plus DPS502 for comments that suppressed nothing."""
+          selection: Selection, judge_unused: bool = True) -> list[Diagnostic]:
+    """The diagnostics no comment suppresses, plus DPS502 for comments that suppressed nothing.
+
+    ``judge_unused`` False: the file was not (fully) analyzed, so a comment that suppressed
+    nothing may well be needed; only unknown codes in comments are reported.
+    """
     comments = find(text)
     kept = []
     for diagnostic in diagnostics:
@@ -43,23 +47,27 @@ def apply(path: str, text: str, diagnostics: Iterable[Diagnostic],
         if not covering:
             kept.append(diagnostic)
     if selection.enabled("DPS502"):
-        kept.extend(d for comment in comments for d in _unused(path, comment, selection))
+        kept.extend(d for comment in comments
+                    for d in _unused(path, comment, selection, judge_unused))
     return kept
 
 
-def _unused(path: str, comment: Suppression, selection: Selection) -> list[Diagnostic]:
+def _unused(path: str, comment: Suppression, selection: Selection,
+            judge_unused: bool = True) -> list[Diagnostic]:
     from dpsens.codes import REGISTRY
 
     def at(message: str) -> Diagnostic:
         return Diagnostic(path, comment.line, comment.column, "DPS502", message, "warning")
 
     if comment.codes is None:
-        return [] if comment.used else [at("unused 'dpsens: ignore' comment: nothing is reported here")]
+        if comment.used or not judge_unused:
+            return []
+        return [at("unused 'dpsens: ignore' comment: nothing is reported here")]
     unknown = sorted(c for c in comment.codes if c not in REGISTRY)
     idle = sorted(c for c in comment.codes - comment.used
                   if c in REGISTRY and selection.enabled(c))  # a deselected code cannot be judged
     out = [at(f"unknown code {code} in 'dpsens: ignore' comment") for code in unknown]
-    if idle:
+    if idle and judge_unused:
         out.append(at(f"unused suppression of {', '.join(idle)}: not reported here"))
     return out
 

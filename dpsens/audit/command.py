@@ -28,9 +28,14 @@ import secrets
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TextIO
 
 import numpy as np
+
+from dpsens.options import DIMENSION
+
+if TYPE_CHECKING:
+    from dpsens.check import Settings
 
 HELP = ("run a function on random and adversarial neighbouring inputs and try to falsify its "
         "reported sensitivity or (ε, δ); WARNING: this command imports and executes the "
@@ -40,7 +45,6 @@ SENSITIVITY_TRIALS = 200
 PRIVACY_TRIALS = 5000  # runs per input in the test phase
 PRIVACY_SECONDS = 60.0  # time budget with the default number of trials
 CONFIDENCE = 0.99
-_DIMENSION = re.compile(r"(?:^|\.)(rows|cols|len)\((\w+)\)$")
 
 
 class AuditError(Exception):
@@ -50,7 +54,8 @@ class AuditError(Exception):
 def run_audit(target: str, binds: Mapping[str, float], trials: int | None, seed: int | None,
               out: TextIO, *, claim: tuple[float | str, float | str] | float | str | None = None,
               stub_dirs: Sequence[Path] = (), options: Any = None,
-              confidence: float = CONFIDENCE, max_seconds: float | None = None) -> int:
+              confidence: float = CONFIDENCE, max_seconds: float | None = None,
+              settings: Settings | None = None) -> int:
     """The whole ``dpsens audit PATH::FUNCTION`` command; returns the exit code.
 
     ``binds``: static parameters ("k", "func.k") and sizes ("rows(data)") —
@@ -62,12 +67,18 @@ def run_audit(target: str, binds: Mapping[str, float], trials: int | None, seed:
     report: (ε, δ) for a privacy audit, a number for a sensitivity audit
     (expressions over the statics such as "eps" are allowed); it is how
     programs dpsens cannot analyze (e.g. noise from ``np.random``) are audited
-    against what their author intended.
+    against what their author intended.  ``settings``: a ``dpsens.check.Settings`` to
+    analyze with (its stubs, options and limits; ``dpsens audit`` passes the configuration's),
+    instead of ``stub_dirs`` and ``options``.
     """
+    from dpsens.check import Settings
+    from dpsens.options import Options
+
+    if settings is None:
+        settings = Settings(tuple(stub_dirs), options or Options())
     saved_path = list(sys.path)
     try:
-        return _audit(target, binds, trials, seed, out, claim, stub_dirs, options, confidence,
-                      max_seconds)
+        return _audit(target, binds, trials, seed, out, claim, settings, confidence, max_seconds)
     except AuditError as error:
         print(f"dpsens audit: error: {error}", file=out)
         return 2
@@ -76,7 +87,7 @@ def run_audit(target: str, binds: Mapping[str, float], trials: int | None, seed:
 
 
 def _audit(target: str, binds: Mapping[str, float], trials: int | None, seed: int | None,
-           out: TextIO, claim: Any, stub_dirs: Sequence[Path], options: Any, confidence: float,
+           out: TextIO, claim: Any, settings: Settings, confidence: float,
            max_seconds: float | None) -> int:
     path_text, sep, qualname = target.rpartition("::")
     if not sep or not path_text or not qualname:
@@ -87,7 +98,7 @@ def _audit(target: str, binds: Mapping[str, float], trials: int | None, seed: in
     if trials is not None and trials < 1:
         raise AuditError(f"--trials must be at least 1, got {trials}")
     print(WARNING.format(path=path_text), file=out)
-    report = _report(path, qualname, binds, stub_dirs, options)
+    report = _report(path, qualname, binds, settings)
     kind = {"local_randomizer": "privacy"}.get(report["kind"], report["kind"])
     if claim is not None:
         kind = "privacy" if isinstance(claim, tuple) else "sensitivity"
@@ -117,17 +128,15 @@ def _audit(target: str, binds: Mapping[str, float], trials: int | None, seed: in
     return _sensitivity(function, report, statics, dims, trials, seed, claim, out)
 
 
-def _report(path: Path, qualname: str, binds: Mapping[str, float], stub_dirs: Sequence[Path],
-            options: Any) -> dict[str, Any]:
+def _report(path: Path, qualname: str, binds: Mapping[str, float],
+            settings: Settings) -> dict[str, Any]:
     """The function's JSON report (analyzing the file with the bindings)."""
     from dpsens.check import check_paths
-    from dpsens.options import Options
 
-    options = options or Options()
-    options = replace(options, bindings=tuple(options.bindings) + tuple(
+    options = replace(settings.options, bindings=tuple(settings.options.bindings) + tuple(
         (k, float(v)) for k, v in binds.items()))
     try:
-        result = check_paths([str(path)], list(stub_dirs), options)
+        result = check_paths([str(path)], settings=replace(settings, options=options))
     except Exception as error:  # noqa: BLE001 - never a traceback for the user
         raise AuditError(f"internal error while analyzing {path}: {type(error).__name__}: {error}; "
                          "please report this to the dpsens developers") from error
@@ -225,7 +234,7 @@ def _dimensions(binds: Mapping[str, float]) -> dict[str, dict[str, int]]:
     """Sizes bound as rows(x)=N, cols(x)=N, len(x)=N."""
     dims: dict[str, dict[str, int]] = {}
     for key, value in binds.items():
-        match = _DIMENSION.search(key)
+        match = DIMENSION.search(key)
         if match:
             if value < 1 or value != int(value):
                 raise AuditError(f"{key} must be a positive integer, got {value}")

@@ -46,6 +46,13 @@ def function_report(summary: Summary) -> dict[str, Any]:
 
 
 def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
-    """The JSON object of one diagnostic."""
+    """The JSON object of one diagnostic; an end position that is not known is null.
+
+    Diagnostics about a whole file (unreadable, undecodable, unparsable, too large) and
+    suppression comments have no end (0 in the Diagnostic); SARIF and GitHub omit it.
+    """
+    end_line = d.end_line if d.end_line >= max(d.line, 1) else None
+    end_column = (d.end_column if end_line is not None and d.end_column >= 1
+                  and (end_line > d.line or d.end_column >= d.column) else None)
     return {"code": d.code, "severity": d.severity, "line": d.line, "column": d.column,
-            "end_line": d.end_line, "end_column": d.end_column, "message": d.message}
+            "end_line": end_line, "end_column": end_column, "message": d.message}

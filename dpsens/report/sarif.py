@@ -30,8 +30,9 @@ def render(result: CheckResult) -> str:
             "tool": {"driver": driver},
             # LibCST columns count code points; SARIF's default is UTF-16 code units.
             "columnKind": "unicodeCodePoints",
-            "invocations": [{"executionSuccessful": not any(
-                d.code == "DPS001" for d in result.diagnostics)}],
+            # False whenever the run exits 2 for the analysis: a crash (DPS001), the time
+            # limit (DPS005) or the size limit (DPS006) left part of it undone.
+            "invocations": [{"executionSuccessful": not result.incomplete}],
             "results": [_result(d, index) for d in result.diagnostics],
         }],
     }

@@ -275,3 +275,54 @@ def test_progress_bar_only_on_a_terminal_for_many_files(project: Path) -> None:
     assert stderr_on_terminal("-q") == ""
     piped = subprocess.run(command, capture_output=True, text=True, env=child_env())
     assert piped.returncode == 0 and piped.stderr == ""
+
+
+def test_sarif_execution_fails_exactly_when_the_exit_code_is_two(
+        project: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    """executionSuccessful is false for every incomplete analysis: a crash (DPS001), the time
+    limit (DPS005), the size limit (DPS006); findings alone (exit 1) are a successful run."""
+    from dpsens.infer import program
+    from tests.lint.test_limits import MANY
+
+    schema = json.loads(SCHEMA.read_text())
+
+    def sarif(*argv: str) -> tuple[int, bool]:
+        code, out, _ = run("check", "--no-cache", "--format", "sarif", *argv)
+        document = json.loads(out)
+        jsonschema.Draft4Validator(schema).validate(document)
+        [invocation] = document["runs"][0]["invocations"]
+        return code, invocation["executionSuccessful"]
+
+    write(project, {"ok.py": PRIVATE, "leaky.py": LEAKY, "big.py": SCALED + "\n# padding\n" * 200,
+                    "many.py": MANY})
+    assert sarif("ok.py") == (0, True)
+    assert sarif("leaky.py") == (1, True)
+    assert sarif("--max-file-size", "1000", "big.py") == (2, False)  # DPS006
+    assert sarif("--timeout", "0.05", "many.py") == (2, False)  # DPS005
+
+    def explode(*args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(program, "summarize", explode)
+    assert sarif("ok.py") == (2, False)  # DPS001
+
+
+def test_json_end_positions_are_one_based_or_null(mixed: Path, run: Run) -> None:
+    """Whole-file problems (DPS002/003/004) and suppression comments have no known end:
+    null, never 0; known ends are 1-based and not before the start."""
+    (mixed / "pkg" / "latin.py").write_bytes(b"from dpsens import Real\n# caf\xe9\n")
+    unused = SCALED.replace("return c * x", "return c * x  # dpsens: ignore")
+    write(mixed, {"pkg/syntax.py": "from dpsens import Real\ndef f(:\n", "pkg/unused.py": unused})
+    _, out, _ = run("check", "--no-cache", "--format", "json", "pkg", "pkg/missing.py")
+    every = [d for file in json.loads(out)["files"] for d in file["diagnostics"]]
+    found = {d["code"]: d for d in every}
+    assert {"DPS002", "DPS003", "DPS004", "DPS502", "DPS203"} <= set(found)
+    for code in ("DPS002", "DPS003", "DPS004", "DPS502"):
+        assert found[code]["end_line"] is None and found[code]["end_column"] is None, found[code]
+    for d in every:
+        assert d["line"] >= 1 and d["column"] >= 1
+        if d["end_line"] is not None:
+            assert d["end_line"] >= d["line"] and d["end_column"] >= 1
+    spans = {(d["line"], d["column"], d["end_line"], d["end_column"])
+             for d in every if d["code"] == "DPS203"}
+    assert (12, 12, 12, 28) in spans  # 'np.frobnicate(x)'

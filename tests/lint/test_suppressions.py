@@ -112,3 +112,24 @@ def test_problems_with_the_input_cannot_be_suppressed(project: Path, run: Run) -
 def test_privacy_findings_are_suppressed_on_the_def_line(project: Path, run: Run) -> None:
     source = "def leak(x: Real) -> Priv[Real]:  # dpsens: ignore[DPS403]\n    return x\n"
     assert found(run, source) == (0, [])
+
+
+def test_suppressions_in_a_file_not_analyzed_are_not_called_unused(project: Path, run: Run) -> None:
+    """A file with a syntax error (DPS004) or above the size limit (DPS006) was not analyzed:
+    its comments may be needed, so no 'unused' DPS502; an unknown code is still reported."""
+    used = ("def f(x: Real) -> Real:\n"
+            "    return np.frobnicate(x)  # dpsens: ignore[DPS203]\n"
+            "\n\ndef g(x: Real) -> Real:\n"
+            "    return np.frobnicate(x)  # dpsens: ignore\n"
+            "\n\ndef h(x: Real) -> Real:\n"
+            "    return x  # dpsens: ignore[DPS999]\n")
+    assert found(run, used) == (0, [("14:15", "DPS502")])  # analyzed: only the unknown code
+    code, diagnostics = found(run, used + "def broken(:\n")
+    assert code == 1 and diagnostics == [("14:15", "DPS502"), ("15:12", "DPS004")]
+    code, diagnostics = found(run, used, "--max-file-size", "100")
+    assert code == 2 and diagnostics == [("1:1", "DPS006"), ("14:15", "DPS502")]
+    # Analyzed, the same comments on code that reports nothing are unused.
+    idle = used.replace("np.frobnicate(x)", "x")
+    assert found(run, idle) == (0, [("6:15", "DPS502"), ("10:15", "DPS502"), ("14:15", "DPS502")])
+    code, diagnostics = found(run, idle + "def broken(:\n")
+    assert code == 1 and diagnostics == [("14:15", "DPS502"), ("15:12", "DPS004")]
