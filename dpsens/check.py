@@ -356,6 +356,8 @@ def _analyze(modules: list[ir.Module], helpers: list[ir.Module], reports: dict[s
     from dpsens.infer.program import Program
 
     program = Program(modules + helpers, rules, options)
+    for module in modules:  # defs no analysis reaches: in a class, under a module-level `if`
+        program.report_unanalyzed(module)
     by_file: dict[str, list[tuple[str, ir.Module, ir.Function]]] = {}
     for qualname, (module, function) in program.functions.items():
         if module.path in reports:  # helper modules are analyzed at their call sites only

@@ -103,6 +103,52 @@ class Program:
         self.diagnostics.setdefault(module.path, set()).add(
             Diagnostic.at(module.path, span, code, message))
 
+    def report_unanalyzed(self, module: ir.Module) -> None:
+        """DPS201 at each def outside the analyzable subset (a method, a def under a
+        module-level ``if``/``try``/...) whose signature uses the dpsens vocabulary: it is
+        meant to be checked, yet no analysis reaches it (SPEC §3: every function)."""
+        for item in module.unanalyzed:
+            if not any(self._names_vocabulary(module, a) for a in item.annotations):
+                continue
+            if item.where in ("method", "class"):
+                what = "method" if item.where == "method" else "function"
+                why = (f"{'methods of classes' if item.where == 'method' else 'functions inside a class'}"
+                       " are outside the analyzable subset; define it as a module-level function")
+            else:
+                what, why = "function", (f"functions defined inside a module-level {item.where} "
+                                         "are outside the analyzable subset; define it at the top "
+                                         "level of the module")
+            self.report(module, item.span, "DPS201",
+                        f"{what} '{item.qualname}' is not analyzed: {why}")
+
+    def _names_vocabulary(self, module: ir.Module, expr: object, depth: int = 0) -> bool:
+        """Whether an annotation names something of dpsens: directly, through imports and
+        re-exports, a module-level alias (``Row = MetricVector[L_inf, Data]``) or a string."""
+        stack = [expr]
+        while stack:
+            item = stack.pop()
+            dotted = ir.dotted_name(item) if isinstance(item, (ir.Name, ir.Attribute)) else None
+            if dotted is not None:
+                qualified = self.qualify(module, dotted) or ""
+                if qualified == "dpsens" or qualified.startswith("dpsens."):
+                    return True
+                owner_name, _, name = qualified.rpartition(".")
+                owner = self.modules.get(owner_name)
+                if (owner is not None and name in owner.constants and depth < 10
+                        and self._names_vocabulary(owner, owner.constants[name], depth + 1)):
+                    return True
+            elif isinstance(item, ir.Const) and isinstance(item.value, str) and depth < 10:
+                from dpsens.frontend.parse import parse_annotation_string
+
+                parsed = parse_annotation_string(item.value, item.span)
+                if parsed is not None and self._names_vocabulary(module, parsed, depth + 1):
+                    return True
+            elif isinstance(item, (tuple, list)):
+                stack.extend(item)
+            elif hasattr(item, "__dataclass_fields__"):
+                stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
+        return False
+
     # -- names -----------------------------------------------------------------
     def qualify(self, module: ir.Module, dotted: str) -> str | None:
         """The qualified name of a dotted module-scope name."""
