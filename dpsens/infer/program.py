@@ -157,7 +157,7 @@ class Program:
             self._qualified[key] = (module, self._qualify(module, dotted))
         return self._qualified[key][1]
 
-    def _qualify(self, module: ir.Module, dotted: str) -> str:
+    def _qualify(self, module: ir.Module, dotted: str, depth: int = 0) -> str:
         head, _, rest = dotted.partition(".")
         if head in module.imports:
             base = module.imports[head]
@@ -165,19 +165,43 @@ class Program:
               or head in module.rebound):
             base = f"{module.name}.{head}"
         else:
-            base = self._from_star(module, head) or f"builtins.{head}"
-        return canonical(f"{base}.{rest}" if rest else base)
+            base = self._from_star(module, head, depth) or f"builtins.{head}"
+        return self._reexported(canonical(f"{base}.{rest}" if rest else base), depth)
 
-    def _from_star(self, module: ir.Module, head: str) -> str | None:
-        """A name brought in by ``from m import *``, if m defines it."""
+    def _reexported(self, qualified: str, depth: int) -> str:
+        """The name an analyzed module's import stands for: ``pkg.vocab.Real`` is
+        ``dpsens.Real`` when pkg/vocab.py says ``from dpsens import Real`` (re-exports of
+        re-exports too). A name the module binds more than once keeps its own name."""
+        parts = qualified.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            owner = self.modules.get(".".join(parts[:i]))
+            if owner is None:
+                continue
+            head, rest = parts[i], ".".join(parts[i + 1:])
+            if depth >= 10 or head in owner.rebound or any(f.name == head for f in owner.functions) \
+                    or head in owner.constants:
+                return qualified
+            base = owner.imports[head] if head in owner.imports else \
+                self._from_star(owner, head, depth + 1)
+            if base is None:
+                return qualified
+            return self._reexported(canonical(f"{base}.{rest}" if rest else base), depth + 1)
+        return qualified
+
+    def _from_star(self, module: ir.Module, head: str, depth: int = 0) -> str | None:
+        """A name brought in by ``from m import *``, if m defines it (or imports it)."""
         from dpsens.infer.annotations import VOCABULARY
 
         for star in module.star_imports:
             candidate = canonical(f"{star}.{head}")
             owner = self.modules.get(star)
             if (candidate in VOCABULARY or self.rules.get(candidate) or candidate in self.functions
-                    or (owner is not None and head in owner.constants)):
+                    or (owner is not None and (head in owner.constants or (
+                        head in owner.imports and not head.startswith("_")
+                        and head not in owner.rebound)))):
                 return candidate
+            if owner is not None and depth < 10 and self._from_star(owner, head, depth + 1):
+                return candidate  # ``from m import *`` where m itself star-imports it
         return None
 
     def qualify_expr(self, module: ir.Module, expr: ir.Expr) -> str | None:
