@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import functools
 import traceback
 from dataclasses import dataclass, field
@@ -12,7 +13,7 @@ from dpsens import ir
 from dpsens.config import Budget
 from dpsens.diagnostics import Diagnostic
 from dpsens.files import WalkRules, collect, display, module_name
-from dpsens.graph import Facts, ModuleGraph, Source, Unit, read
+from dpsens.graph import Bindings, Facts, ModuleGraph, Source, Unit, read
 from dpsens.options import Options
 from dpsens.rules import BUNDLED_STUBS
 from dpsens.report.model import FileReport
@@ -71,7 +72,8 @@ class CheckResult:
 
 
 def mentions_dpsens(text: str) -> bool:
-    """The cheap pre-filter: a file that never names dpsens has nothing to analyze."""
+    """The cheap pre-filter: a file that never names dpsens has nothing to analyze,
+    unless it imports a module that does (found later: ModuleGraph.include_importers)."""
     return "dpsens" in text
 
 
@@ -169,6 +171,10 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
             found[source.shown] = facts
         return found
 
+    def bindings(sources: list[Source]) -> dict[str, Bindings | None]:
+        return {s.shown: _bindings_of(s, cache, settings.max_file_size) for s in sources}
+
+    graph.include_importers(bindings)
     graph.expand(provide)
     reports = {s.shown: FileReport(s.shown, diagnostics=[*s.problems, *graph.problems(s.shown)])
                for s in sources if s.reported}
@@ -185,6 +191,36 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
                 cache.store("units", _unit_identity(unit), _unit_key(unit, cache), {"files": record})
     result.analyzed, result.cached = len(dirty), len(records) - len(dirty)
     return graph, _merge(reports, [records[i] for i in sorted(records)])
+
+
+def _bindings_of(source: Source, cache: Cache | None, limit: int | None) -> Bindings | None:
+    """What a module's top-level imports bind, from CPython's parser (or the cache): whether
+    a file that does not name dpsens takes dpsens's names from an analyzed module decides
+    whether it is analyzed. None for a file that does not parse (it cannot run either) or
+    is above the size limit."""
+    if _too_large(source, limit) is not None:
+        return None
+    identity, key = _facts_key(source, cache) if cache is not None else ("", "")
+    entry = cache.load("bindings", identity, key) if cache is not None else None
+    if entry is not None:
+        try:
+            if entry["names"] is None:
+                return None
+            return Bindings({str(k): str(v) for k, v in entry["names"].items()},
+                            tuple(map(str, entry["stars"])), frozenset(map(str, entry["defined"])))
+        except (KeyError, TypeError, AttributeError):
+            pass  # an entry of the wrong shape is a miss
+    from dpsens.frontend.syntax import top_level_bindings
+
+    try:
+        found: Bindings | None = Bindings(*top_level_bindings(ast.parse(source.text or ""),
+                                                              source.name))
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        found = None
+    if cache is not None:
+        cache.store("bindings", identity, key, {"names": None} if found is None else {
+            "names": found.names, "stars": list(found.stars), "defined": sorted(found.defined)})
+    return found
 
 
 def _facts_key(source: Source, cache: Cache) -> tuple[str, str]:
@@ -389,6 +425,8 @@ def _analyze(modules: list[ir.Module], helpers: list[ir.Module], reports: dict[s
     from dpsens.infer.program import Program
 
     program = Program(modules + helpers, rules, options)
+    for module in modules:  # defs no analysis reaches: in a class, under a module-level `if`
+        program.report_unanalyzed(module)
     by_file: dict[str, list[tuple[str, ir.Module, ir.Function]]] = {}
     for qualname, (module, function) in program.functions.items():
         if module.path in reports:  # helper modules are analyzed at their call sites only

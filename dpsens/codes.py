@@ -119,9 +119,19 @@ _register(
 _register(
     "DPS201", "unsupported-statement", "error",
     "A statement outside the analyzable subset (while, try, with, global, "
-    "del, ...); every variable it may change becomes unbounded.",
-    "dpsens only reports bounds it can prove; the subset is listed in SPEC §4.",
-    "while err > tol:\n    x = step(x)",
+    "del, ...); every variable it may change becomes unbounded. Also a def that is "
+    "not analyzed although its signature uses the dpsens vocabulary (a parameter or "
+    "return annotation naming something of dpsens, also through a re-export or an "
+    "alias): a method of a class (at any nesting, in nested classes and in classes "
+    "inside functions) or a def under a module-level if/try/with/for/while. Such a "
+    "function is not in the report; define it as a module-level function. Defs "
+    "without the vocabulary there are not analyzed either, silently.",
+    "dpsens only reports bounds it can prove; the subset is listed in SPEC §4. A "
+    "function meant to be checked must not drop out of the report unnoticed.",
+    "while err > tol:\n    x = step(x)\n\n"
+    "class Model:\n"
+    "    def release(self, data: MetricMatrix[L_inf, Data]) -> Priv[Real]:   # DPS201\n"
+    "        ...",
 )
 _register(
     "DPS202", "unsupported-expression", "error",

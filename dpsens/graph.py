@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,9 @@ class Source:
     text: str | None
     digest: str
     problems: list[Diagnostic] = field(default_factory=list)  # reading or decoding
-    reported: bool = False  # a checked file that names dpsens (or could not be read)
+    # a checked file that names dpsens (or could not be read), or that imports a reported
+    # module of the checked set (ModuleGraph.include_importers)
+    reported: bool = False
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,16 @@ class Facts:
     parsed: bool
     problems: tuple[Diagnostic, ...] = ()
     writes: tuple[str, ...] = ()  # other modules' objects it may change (R-global)
+
+
+@dataclass(frozen=True)
+class Bindings:
+    """What a module's top-level statements bind, from CPython's parser: whether it takes
+    something of dpsens through another module (ModuleGraph.include_importers)."""
+
+    names: dict[str, str]  # name -> the qualified name an import binds it to
+    stars: tuple[str, ...] = ()  # modules imported with ``from m import *``
+    defined: frozenset[str] = frozenset()  # names bound otherwise (def, class, assignment)
 
 
 @dataclass(frozen=True)
@@ -82,12 +95,15 @@ class ModuleGraph:
         self._looked_up: dict[tuple[Path, str], Source | None] = {}  # imports repeat across files
         self._resolved: dict[tuple[Path, str], Source | None] = {}
         self._roots: dict[str, Path] = {}
-        for source in sorted(checked, key=lambda s: (not s.reported, s.shown)):
+        self._checked = sorted(checked, key=lambda s: s.shown)
+        for source in sorted(self._checked, key=lambda s: not s.reported):
             self._add(source)
             self.by_name.setdefault(source.name, source)  # the first reported file wins
         self.facts: dict[str, Facts] = {}
         self.edges: dict[str, tuple[str, ...]] = {}
         self.writers: dict[str, set[str]] = {}  # module -> modules that may change its objects
+        self._bindings: dict[str, Bindings | None] = {}  # include_importers: what imports bind
+        self._scan: Callable[[list[Source]], dict[str, Bindings | None]] = lambda _: {}
 
     def parsed(self, shown: str) -> bool:
         """Whether the module parsed (an unreadable or unparsable one has no IR)."""
@@ -100,6 +116,111 @@ class ModuleGraph:
     def _add(self, source: Source) -> None:
         self.sources[source.shown] = source
         self._by_path[resolved(source.path)] = source
+
+    def include_importers(self, scan: Callable[[list[Source]], dict[str, Bindings | None]]
+                          ) -> None:
+        """Report, besides the checked files that name dpsens, those that take something of
+        dpsens from a reported module of the checked set, to a fixpoint: ``from pkg.vocab
+        import Priv`` where pkg/vocab.py says ``from dpsens import Priv``, ``vocab.Priv``
+        after ``from pkg import vocab``, ``from pkg.vocab import *``, and files importing
+        those in turn. A file that only calls a reported module's own functions (an
+        application using an analyzed library) is not reported.
+
+        Most files of a large tree never get here: a file is a candidate only when its text
+        contains the last part of a newly reported module's name (``vocab`` for pkg.vocab;
+        any relative import for a package's ``__init__``), and only candidates, and the
+        reported modules their imports reach, are parsed (``scan``: what their top-level
+        imports bind, None when they do not parse). With no file naming dpsens, nothing is
+        read twice.
+        """
+        pending = [s for s in self._checked if not s.reported and s.text is not None]
+        new = [s for s in self._checked if s.reported and s.text is not None]
+        self._scan = scan
+        words: dict[str, frozenset[str]] = {}  # identifiers of a pending text, when many names
+        while new and pending:
+            names = {s.name.rpartition(".")[2] for s in new} - {""}
+            relative = any(s.path.name == "__init__.py" for s in new)
+            candidates = [s for s in pending if _may_import(s, names, relative, words)]
+            self._scanned(candidates)
+            prefixes = {".".join(p[:i]) for s in self.sources.values() if s.reported
+                        for p in [s.name.split(".")] for i in range(1, len(p) + 1)}
+            new = [s for s in candidates if self._takes_dpsens(s, prefixes)]
+            if new:
+                for source in new:
+                    source.reported = True
+                pending = [s for s in pending if not s.reported]
+                self._rank()
+
+    def _scanned(self, sources: list[Source]) -> list[Bindings | None]:
+        unknown = [s for s in sources if s.shown not in self._bindings]
+        if unknown:
+            self._bindings.update(self._scan(unknown))
+        return [self._bindings.get(s.shown) for s in sources]
+
+    def _takes_dpsens(self, source: Source, prefixes: set[str]) -> bool:
+        """Whether a module's imports bind something of dpsens through reported modules."""
+        [bindings] = self._scanned([source])
+        if bindings is None:
+            return False
+        text = source.text or ""
+        for name, qualified in bindings.names.items():
+            if self._leads_to_dpsens(source, qualified):
+                return True
+            target = self._resolve(source, qualified)
+            if qualified in prefixes or (target is not None and target.reported):
+                # a module (or something of one) used through attributes: `v.Priv`
+                pattern = re.compile(rf"(?<![\w.]){re.escape(name)}((?:\s*\.\s*\w+)+)")
+                for match in pattern.finditer(text):
+                    used = qualified + re.sub(r"\s+", "", match.group(1))
+                    if self._leads_to_dpsens(source, used):
+                        return True
+        return any(self._star_gives_dpsens(source, star) for star in bindings.stars)
+
+    def _star_gives_dpsens(self, importer: Source, module: str, depth: int = 0) -> bool:
+        """Whether ``from module import *`` may bind a name of dpsens."""
+        if module == "dpsens" or module.startswith("dpsens."):
+            return True
+        target = self._resolve(importer, module)
+        if depth > 10 or target is None or target.name != module or not target.reported:
+            return False
+        [bindings] = self._scanned([target])
+        if bindings is None:
+            return False
+        return any(not name.startswith("_") and self._leads_to_dpsens(target, qualified)
+                   for name, qualified in bindings.names.items()) or any(
+            self._star_gives_dpsens(target, star, depth + 1) for star in bindings.stars)
+
+    def _leads_to_dpsens(self, importer: Source, qualified: str, depth: int = 0) -> bool:
+        """Whether a qualified name stands for something of dpsens, following the imports
+        of reported modules (re-exports of re-exports, ``from m import *``)."""
+        if qualified == "dpsens" or qualified.startswith("dpsens."):
+            return True
+        target = self._resolve(importer, qualified)
+        if depth > 10 or target is None or not target.reported or target.text is None \
+                or not qualified.startswith(f"{target.name}."):
+            return False  # outside the reported modules, or a module itself
+        rest = qualified[len(target.name) + 1:]
+        head, _, tail = rest.partition(".")
+        [bindings] = self._scanned([target])
+        if bindings is None:
+            return False
+        if head in bindings.names:
+            base = bindings.names[head]
+            return self._leads_to_dpsens(target, f"{base}.{tail}" if tail else base, depth + 1)
+        if head in bindings.defined:
+            return False
+        return any(self._leads_to_dpsens(target, f"{star}.{rest}", depth + 1)
+                   for star in bindings.stars)
+
+    def _rank(self) -> None:
+        """Module names resolve to the first reported checked file, as in __init__."""
+        by_name: dict[str, Source] = {}
+        for source in sorted(self._checked, key=lambda s: not s.reported):
+            by_name.setdefault(source.name, source)
+        for name, source in self.by_name.items():  # modules found on disk
+            by_name.setdefault(name, source)
+        self.by_name = by_name
+        self._resolved.clear()
 
     def expand(self, provide: Callable[[list[Source]], dict[str, Facts]]) -> None:
         """Resolve imports breadth first from the reported modules; ``provide`` parses."""
@@ -209,6 +330,28 @@ class ModuleGraph:
         return seen
 
 
+_RELATIVE = re.compile(r"\bfrom\s*\.")
+_IDENTIFIER = re.compile(r"\w+")
+
+
+def _may_import(source: Source, names: set[str], relative: bool,
+                words: dict[str, frozenset[str]]) -> bool:
+    """The textual test of include_importers: whether the text may import one of the
+    modules whose names end in ``names`` (or, with ``relative``, a package, relatively).
+
+    A few names are searched for directly; many are looked up among the text's
+    identifiers, collected once per file (one pass instead of one per name).
+    """
+    text = source.text or ""
+    if len(names) <= 8:
+        found = any(name in text for name in names)
+    else:
+        if source.shown not in words:
+            words[source.shown] = frozenset(_IDENTIFIER.findall(text))
+        found = not words[source.shown].isdisjoint(names)
+    return found or (relative and _RELATIVE.search(text) is not None)
+
+
 def _strongly_connected(nodes: list[str], edges: dict[str, tuple[str, ...]]) -> list[list[str]]:
     """Tarjan's algorithm, iterative (import chains may be deeper than the recursion limit)."""
     index: dict[str, int] = {}
@@ -250,4 +393,4 @@ def _strongly_connected(nodes: list[str], edges: dict[str, tuple[str, ...]]) -> 
     return out
 
 
-__all__ = ["Facts", "ModuleGraph", "Source", "Unit", "read"]
+__all__ = ["Bindings", "Facts", "ModuleGraph", "Source", "Unit", "read"]

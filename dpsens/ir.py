@@ -284,6 +284,18 @@ class Function:
 
 
 @dataclass(frozen=True)
+class Unanalyzed:
+    """A ``def`` no analysis reaches: in a class body (a method, at any nesting), or under a
+    module-level compound statement (``if``, ``try``, ...). It is reported (DPS201) when its
+    signature uses the dpsens vocabulary, and is otherwise silent."""
+
+    span: Span  # its name, on the ``def`` line
+    qualname: str  # as Python's __qualname__: ``Model.release``, ``Model.fit.<locals>.step``
+    where: str  # "method" (directly in a class body), "class" (deeper), or a statement kind
+    annotations: tuple[Expr, ...]  # of its parameters and return
+
+
+@dataclass(frozen=True)
 class Module:
     """One analyzed file: imports, constant globals and top-level functions."""
 
@@ -308,6 +320,7 @@ class Module:
     # Names bound once to an immutable value (a literal, a tuple of them, a type alias):
     # other modules' uses of them cannot change them (only ``m.X = v`` rebinds one).
     values: frozenset[str] = frozenset()
+    unanalyzed: tuple[Unanalyzed, ...] = ()  # defs in classes or module-level blocks
 
 
 def dotted_name(expr: Expr) -> str | None:

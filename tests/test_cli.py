@@ -92,6 +92,28 @@ def test_bad_annotations(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert ":2:10: DPS102" in out and ":2:37: DPS101 unknown annotation 'Frobnicate'" in out
 
 
+def test_a_method_using_the_vocabulary_is_an_error_not_skipped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Classes are outside the analyzable subset: a method whose signature uses the
+    vocabulary was left out of the report with exit 0 (a '*' budget did not see it)."""
+    source = (
+        "import numpy as np\nfrom dpsens import Data, L_inf, MetricMatrix, Priv, Real, Static\n\n"
+        "class Model:\n"
+        "    def release(self, data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:\n"
+        "        return float(np.sum(data))\n\n"
+        "    def plain(self, n: int) -> int:\n        return n\n")
+    path = write(tmp_path, "cls.py", source)
+    write(tmp_path, "pyproject.toml", '[tool.dpsens.budget]\n"*" = { epsilon = 1.0 }\n')
+    code, out, _ = run(capsys, "check", "--no-cache", "--format", "json", path)
+    [file] = json.loads(out)["files"]
+    assert code == 1 and file["functions"] == []
+    [diagnostic] = file["diagnostics"]
+    assert (diagnostic["line"], diagnostic["code"]) == (5, "DPS201")
+    assert "method 'Model.release' is not analyzed" in diagnostic["message"]
+    assert "module-level function" in diagnostic["message"]
+    assert "method of a class" in (explain("DPS201") or "")
+
+
 def test_usage_error_exits_two(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["check", "--format", "yaml"])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from dpsens.check import Settings, check_paths
 
 
@@ -182,3 +184,83 @@ def test_passing_another_modules_immutable_global_does_not_rebind_it(tmp_path: P
         assert found["read"] == {"x": "inf"}, jobs
         rebound = [d.message for d in result.diagnostics if d.code == "DPS206"]
         assert rebound and all("'ARR'" in m for m in rebound), (jobs, rebound)
+
+
+def make_reexports(root: Path) -> None:
+    """A package re-exporting the vocabulary, modules importing it from there (one a
+    re-export of the re-export, relative and starred), none of them naming dpsens."""
+    package = root / "rpkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "vocab.py").write_text(
+        "from dpsens import Data, L_inf, MetricMatrix, Real, Static, Priv\n"
+        "from dpsens import laplace_mechanism\n")
+    (package / "leak.py").write_text(
+        "import numpy as np\nfrom rpkg.vocab import Data, L_inf, MetricMatrix, Real, Static, Priv\n\n"
+        "def leak(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:\n"
+        "    return float(np.sum(data))\n")
+    (package / "again.py").write_text("from .vocab import *\nfrom . import vocab as v\n")
+    (package / "sub" / "deep.py").write_text(
+        "import numpy as np\nfrom ..again import *\nfrom rpkg.again import v\n\n"
+        "def noisy(x: Real, eps: Static[float]) -> Priv[Real]:\n"
+        "    return v.laplace_mechanism(1.0, eps, x)\n\n"
+        "class Model:\n"
+        "    def release(self, data: v.MetricMatrix[v.L_inf, v.Data]) -> Real:\n"
+        "        return float(np.sum(data))\n")
+    (package / "unrelated.py").write_text("# the vocab word alone does not import it\nX = 1\n")
+    (package / "app.py").write_text(  # uses the analyzed modules' functions, not dpsens
+        "import json\nimport rpkg.vocab\nfrom rpkg.leak import leak\nfrom rpkg import again\n\n"
+        "def main(path):\n    while True:\n        break\n"
+        "    return leak(json.load(open(path)), 1.0), again.v\n")
+
+
+def test_modules_importing_a_reexport_of_the_vocabulary_are_analyzed(tmp_path: Path) -> None:
+    """`from rpkg.vocab import Priv` where rpkg/vocab.py re-exports dpsens: the file never
+    names dpsens, yet it is analyzed, its names resolve to the vocabulary (DPS403, not
+    DPS101), and so are files taking them from it in turn (it was exit 0 and nothing
+    reported); a file that only calls the analyzed modules' functions is not analyzed."""
+    make_reexports(tmp_path)
+    for jobs in (1, 2):
+        result = check_paths([str(tmp_path / "rpkg")], settings=Settings(jobs=jobs))
+        by_file = {Path(f.path).name: f for f in result.files}
+        [leak] = by_file["leak.py"].functions
+        assert leak["kind"] == "privacy" and leak["params"][0]["epsilon"] == "inf", jobs
+        assert [d.code for d in by_file["leak.py"].diagnostics] == ["DPS403"], jobs
+        [noisy] = by_file["deep.py"].functions
+        assert noisy["params"][0]["epsilon"] == "eps", jobs
+        assert [(d.line, d.code) for d in by_file["deep.py"].diagnostics] == [(9, "DPS201")], jobs
+        assert "unrelated.py" not in by_file and not by_file["again.py"].diagnostics, jobs
+        assert "app.py" not in by_file, jobs  # an application of the package stays unchecked
+
+
+def test_reexport_importers_are_found_with_the_cache(tmp_path: Path) -> None:
+    """The import scan of a file that does not name dpsens is cached; a re-run finds the
+    same files analyzed, and an edit of the re-exporting module is seen."""
+    make_reexports(tmp_path)
+    settings = Settings(cache_dir=tmp_path / "cache")
+    for _ in range(2):
+        result = check_paths([str(tmp_path / "rpkg")], settings=settings)
+        assert sorted(d.code for d in result.diagnostics) == ["DPS201", "DPS403"]
+    (tmp_path / "rpkg" / "vocab.py").write_text("Real = float\n")  # no longer dpsens
+    result = check_paths([str(tmp_path / "rpkg")], settings=settings)
+    assert not result.diagnostics and not [f for f in result.files if f.functions]
+
+
+def test_files_that_cannot_import_an_analyzed_module_are_not_parsed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a file whose text names an analyzed module is parsed for its imports: a tree
+    that never names dpsens costs no parse at all (benchmark B)."""
+    import dpsens.check as check
+
+    make_reexports(tmp_path)
+    scanned: list[str] = []
+    original = check._bindings_of
+    monkeypatch.setattr(check, "_bindings_of",
+                        lambda source, *rest: scanned.append(source.path.name) or original(source, *rest))
+    check_paths([str(tmp_path / "rpkg")])
+    assert "__init__.py" not in scanned and "leak.py" in scanned  # unrelated.py says "vocab"
+    scanned.clear()
+    (tmp_path / "rpkg" / "vocab.py").write_text("X = 1\n")
+    check_paths([str(tmp_path / "rpkg")])
+    assert scanned == []

@@ -8,7 +8,7 @@ import tokenize
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import libcst as cst
 from libcst import CSTNode
@@ -156,8 +156,49 @@ class _ModuleLowerer(StmtLowerer):
             changed_in_functions=frozenset(facts.in_functions),
             foreign_changed=frozenset(facts.foreign), foreign_stored=frozenset(facts.foreign_stored),
             foreign_in_functions=frozenset(facts.foreign_in_functions),
-            values=frozenset(facts.values),
+            values=frozenset(facts.values), unanalyzed=self._unanalyzed(tree),
         )
+
+    def _unanalyzed(self, tree: cst.Module) -> tuple[ir.Unanalyzed, ...]:
+        """Every def no analysis reaches: in a class body (at any depth, methods of nested
+        classes and classes inside functions included), or under a module-level compound
+        statement. Only statements are walked, never expressions: no def hides in one."""
+        found: list[ir.Unanalyzed] = []
+
+        def walk(statements: Sequence[cst.CSTNode], prefix: str, where: str | None,
+                 analyzed: bool) -> None:
+            # where: "method"/"class" inside a class, a statement kind under a module-level
+            # block, None at the top level or inside an analyzed function
+            for statement in statements:
+                if isinstance(statement, cst.FunctionDef):
+                    qualname = f"{prefix}.{statement.name.value}" if prefix else statement.name.value
+                    if where is not None:
+                        found.append(self._unanalyzed_def(statement, qualname, where))
+                    inner = "class" if where in ("method", "class") else where
+                    walk(_statements(statement.body), f"{qualname}.<locals>", inner,
+                         analyzed or (where is None and not prefix))
+                elif isinstance(statement, cst.ClassDef):
+                    name = f"{prefix}.{statement.name.value}" if prefix else statement.name.value
+                    walk(_statements(statement.body), name, "method", analyzed)
+                elif not isinstance(statement, cst.SimpleStatementLine):
+                    kind = where if where is not None or analyzed else _block_kind(statement)
+                    for suite in _suites(statement):
+                        walk(_statements(suite), prefix, kind, analyzed)
+
+        walk(tree.body, "", None, False)
+        return tuple(found)
+
+    def _unanalyzed_def(self, node: cst.FunctionDef, qualname: str, where: str) -> ir.Unanalyzed:
+        params = node.params
+        annotations = [p.annotation.annotation for p in (
+            *params.posonly_params, *params.params, *params.kwonly_params,
+            *(p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)))
+            if p.annotation is not None]
+        if node.returns is not None:
+            annotations.append(node.returns.annotation)
+        self.current_line = self.lines.get(node, self.current_line)
+        return ir.Unanalyzed(self.span(node.name), qualname, where,
+                             tuple(self.lower(a) for a in annotations))
 
     def _constant(self, node: cst.Assign | cst.AnnAssign, constants: dict[str, ir.Expr]) -> None:
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
@@ -194,6 +235,37 @@ class _ModuleLowerer(StmtLowerer):
             package = self.name.split(".")[: -len(node.relative)] if self.name else []
             base = ".".join(p for p in (*package, base) if p)
         return base
+
+
+_BLOCK_KINDS = {
+    cst.If: "if statement", cst.For: "for loop", cst.While: "while loop", cst.Try: "try statement",
+    cst.With: "with statement", cst.Match: "match statement",
+}
+
+
+def _block_kind(statement: cst.CSTNode) -> str:
+    if isinstance(statement, cst.TryStar):
+        return "try statement"
+    return _BLOCK_KINDS.get(type(statement), "compound statement")
+
+
+def _suites(node: cst.CSTNode) -> list[cst.BaseSuite]:
+    """The statement blocks of a compound statement (``elif`` and ``else`` arms, handlers,
+    ``finally``, match cases included)."""
+    found: list[cst.BaseSuite] = []
+    for name in ("body", "orelse", "handlers", "finalbody", "cases"):
+        value = getattr(node, name, None)
+        for part in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(part, cst.BaseSuite):
+                found.append(part)
+            elif isinstance(part, cst.CSTNode):  # If (elif), Else, ExceptHandler, Finally, MatchCase
+                found.extend(_suites(part))
+    return found
+
+
+def _statements(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    """The statements of a block; a one-line suite holds only simple statements."""
+    return suite.body if isinstance(suite, cst.IndentedBlock) else ()
 
 
 def _dotted(node: cst.CSTNode) -> str:

@@ -40,6 +40,24 @@ def import_names(tree: ast.Module, module: str) -> dict[str, str]:
     return names
 
 
+def top_level_bindings(tree: ast.Module, module: str
+                       ) -> tuple[dict[str, str], tuple[str, ...], frozenset[str]]:
+    """What a module's top-level statements bind: imported names (with what they stand
+    for), the modules it star-imports, and the names it binds otherwise (def, class,
+    assignment), for finding the files that take dpsens's names from another module."""
+    stars = tuple(_absolute(s, module) for s in tree.body if isinstance(s, ast.ImportFrom)
+                  and any(alias.name == "*" for alias in s.names))
+    defined: set[str] = set()
+    for statement in tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(statement.name)
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                defined.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return import_names(tree, module), stars, frozenset(defined)
+
+
 def checked_syntax(text: str, display: str) -> ast.Module | Diagnostic:
     """CPython's tree of the text, or a DPS004 when it is invalid or nested too deeply.
 
@@ -111,4 +129,5 @@ def _absolute(statement: ast.ImportFrom, module: str) -> str:
     return base
 
 
-__all__ = ["MAX_DEPTH", "checked_syntax", "imported_modules", "scan_imports"]
+__all__ = ["MAX_DEPTH", "checked_syntax", "imported_modules", "scan_imports",
+           "top_level_bindings"]

@@ -103,6 +103,52 @@ class Program:
         self.diagnostics.setdefault(module.path, set()).add(
             Diagnostic.at(module.path, span, code, message))
 
+    def report_unanalyzed(self, module: ir.Module) -> None:
+        """DPS201 at each def outside the analyzable subset (a method, a def under a
+        module-level ``if``/``try``/...) whose signature uses the dpsens vocabulary: it is
+        meant to be checked, yet no analysis reaches it (SPEC §3: every function)."""
+        for item in module.unanalyzed:
+            if not any(self._names_vocabulary(module, a) for a in item.annotations):
+                continue
+            if item.where in ("method", "class"):
+                what = "method" if item.where == "method" else "function"
+                why = (f"{'methods of classes' if item.where == 'method' else 'functions inside a class'}"
+                       " are outside the analyzable subset; define it as a module-level function")
+            else:
+                what, why = "function", (f"functions defined inside a module-level {item.where} "
+                                         "are outside the analyzable subset; define it at the top "
+                                         "level of the module")
+            self.report(module, item.span, "DPS201",
+                        f"{what} '{item.qualname}' is not analyzed: {why}")
+
+    def _names_vocabulary(self, module: ir.Module, expr: object, depth: int = 0) -> bool:
+        """Whether an annotation names something of dpsens: directly, through imports and
+        re-exports, a module-level alias (``Row = MetricVector[L_inf, Data]``) or a string."""
+        stack = [expr]
+        while stack:
+            item = stack.pop()
+            dotted = ir.dotted_name(item) if isinstance(item, (ir.Name, ir.Attribute)) else None
+            if dotted is not None:
+                qualified = self.qualify(module, dotted) or ""
+                if qualified == "dpsens" or qualified.startswith("dpsens."):
+                    return True
+                owner_name, _, name = qualified.rpartition(".")
+                owner = self.modules.get(owner_name)
+                if (owner is not None and name in owner.constants and depth < 10
+                        and self._names_vocabulary(owner, owner.constants[name], depth + 1)):
+                    return True
+            elif isinstance(item, ir.Const) and isinstance(item.value, str) and depth < 10:
+                from dpsens.frontend.parse import parse_annotation_string
+
+                parsed = parse_annotation_string(item.value, item.span)
+                if parsed is not None and self._names_vocabulary(module, parsed, depth + 1):
+                    return True
+            elif isinstance(item, (tuple, list)):
+                stack.extend(item)
+            elif hasattr(item, "__dataclass_fields__"):
+                stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
+        return False
+
     # -- names -----------------------------------------------------------------
     def qualify(self, module: ir.Module, dotted: str) -> str | None:
         """The qualified name of a dotted module-scope name."""
@@ -111,7 +157,7 @@ class Program:
             self._qualified[key] = (module, self._qualify(module, dotted))
         return self._qualified[key][1]
 
-    def _qualify(self, module: ir.Module, dotted: str) -> str:
+    def _qualify(self, module: ir.Module, dotted: str, depth: int = 0) -> str:
         head, _, rest = dotted.partition(".")
         if head in module.imports:
             base = module.imports[head]
@@ -119,19 +165,43 @@ class Program:
               or head in module.rebound):
             base = f"{module.name}.{head}"
         else:
-            base = self._from_star(module, head) or f"builtins.{head}"
-        return canonical(f"{base}.{rest}" if rest else base)
+            base = self._from_star(module, head, depth) or f"builtins.{head}"
+        return self._reexported(canonical(f"{base}.{rest}" if rest else base), depth)
 
-    def _from_star(self, module: ir.Module, head: str) -> str | None:
-        """A name brought in by ``from m import *``, if m defines it."""
+    def _reexported(self, qualified: str, depth: int) -> str:
+        """The name an analyzed module's import stands for: ``pkg.vocab.Real`` is
+        ``dpsens.Real`` when pkg/vocab.py says ``from dpsens import Real`` (re-exports of
+        re-exports too). A name the module binds more than once keeps its own name."""
+        parts = qualified.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            owner = self.modules.get(".".join(parts[:i]))
+            if owner is None:
+                continue
+            head, rest = parts[i], ".".join(parts[i + 1:])
+            if depth >= 10 or head in owner.rebound or any(f.name == head for f in owner.functions) \
+                    or head in owner.constants:
+                return qualified
+            base = owner.imports[head] if head in owner.imports else \
+                self._from_star(owner, head, depth + 1)
+            if base is None:
+                return qualified
+            return self._reexported(canonical(f"{base}.{rest}" if rest else base), depth + 1)
+        return qualified
+
+    def _from_star(self, module: ir.Module, head: str, depth: int = 0) -> str | None:
+        """A name brought in by ``from m import *``, if m defines it (or imports it)."""
         from dpsens.infer.annotations import VOCABULARY
 
         for star in module.star_imports:
             candidate = canonical(f"{star}.{head}")
             owner = self.modules.get(star)
             if (candidate in VOCABULARY or self.rules.get(candidate) or candidate in self.functions
-                    or (owner is not None and head in owner.constants)):
+                    or (owner is not None and (head in owner.constants or (
+                        head in owner.imports and not head.startswith("_")
+                        and head not in owner.rebound)))):
                 return candidate
+            if owner is not None and depth < 10 and self._from_star(owner, head, depth + 1):
+                return candidate  # ``from m import *`` where m itself star-imports it
         return None
 
     def qualify_expr(self, module: ir.Module, expr: ir.Expr) -> str | None:

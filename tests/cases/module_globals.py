@@ -114,7 +114,7 @@ def h(x: Real) -> Real:  # expect: x=inf  # E: DPS206
 
 
 if True:
-    def h(x: Real) -> Real:
+    def h(x: Real) -> Real:  # E: DPS201
         return 100.0 * x
 
 
