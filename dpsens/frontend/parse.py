@@ -186,6 +186,7 @@ class _ModuleLowerer(StmtLowerer):
                         walk(_statements(suite), prefix, kind, analyzed)
 
         walk(tree.body, "", None, False)
+        del walk  # a recursive closure is a cycle holding this lowerer and its CPython tree
         return tuple(found)
 
     def _unanalyzed_def(self, node: cst.FunctionDef, qualname: str, where: str) -> ir.Unanalyzed:
