@@ -14,7 +14,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.aliasing import FRESH_RESULTS, VIEW_RESULTS
 from dpsens.infer import arith
-from dpsens.infer.values import UNKNOWN, Value, unknown
+from dpsens.infer.values import UNKNOWN, Value, tuple_value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -182,6 +182,12 @@ class MutationRules:
             self.poisoned = True  # a global or an object of the caller's changes untracked
             return
         root, group = self.alias_group(base)
+        store = target.target
+        if isinstance(self.env[base].type, T.TupleType) and isinstance(store, ir.Subscript) \
+                and isinstance(store.value, ir.Name) and store.value.id == base:
+            # a[i] = v on a list (a tuple takes no stores); a[i][j] = v writes into an element
+            self._store_into_list(target, group, value)
+            return
         if self.owned_elsewhere(root):
             self._parameter_mutated(target.span, root, group, value.ctx)
             return
@@ -194,6 +200,37 @@ class MutationRules:
             self.env[name] = Value(_unclipped_by(old.type, value), C.add(old.ctx, added), parts=kept)
             if isinstance(old.type, T.Callable_):  # a factory's closure may return what it holds
                 self.env[name] = unknown(C.add(old.ctx, added))
+
+    def _store_into_list(self: Analysis, target: ir.StoreTarget, group: set[str],
+                         value: Value) -> None:
+        """``a[i] = v`` on a list replaces an element: the list object changes, under every
+        name holding it, but not the elements' own objects (arrays it holds stay as they
+        are; ``a[i][j] = v`` writes into one and is a store into an array, not this). A known position replaces that part; any other public index gives a list
+        within the old distance plus v's; a sensitive index, anything."""
+        base = target.base
+        assert base is not None
+        old = self.env[base]
+        assert isinstance(target.target, ir.Subscript)
+        parts = [self._index_part(p) for p in target.target.index]
+        index = parts[0] if len(parts) == 1 and isinstance(parts[0], Value) else None
+        position = index.exact if index is not None and index.public else None
+        size = len(old.parts) if old.parts is not None else 0
+        if position is not None and position.is_Integer and -size <= int(position) < size:
+            replaced = list(old.parts)  # type: ignore[arg-type]
+            replaced[int(position)] = value
+            new = tuple_value(tuple(replaced))
+        elif all(isinstance(p, Value) and p.public for p in parts):
+            new = unknown(C.add(old.ctx, value.ctx))
+        else:
+            new = unknown(C.blow_up(C.total([old.ctx, value.ctx, *(_part_ctx(p) for p in parts)])))
+        for name in group:
+            member = self.env[name]
+            if name != base and not isinstance(member.type, T.TupleType) and member.type != UNKNOWN:
+                continue  # an element's own object: not changed by replacing it in the list
+            if self.owned_elsewhere(name):
+                self._parameter_mutated(target.span, name, {name}, value.ctx)
+                continue
+            self.env[name] = new if name == base else unknown(C.add(member.ctx, new.ctx))
 
     def mutate_in_place(self: Analysis, name: str, new: Value, span: ir.Span) -> bool:
         """``a op= b`` on an array changes it in place; False when it is not an array."""

@@ -148,10 +148,30 @@ def copied(v: MetricVector[L2, Real]) -> MetricVector[L2, Real]:  # expect: v=1
     return v
 
 
-def list_store_is_unbounded(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+# a[i] = v on a list replaces one element; the elements' own objects do not change.
+def list_store(x: Real, y: Real) -> Real:  # expect: x=0; y=100
     a = [x, 0.0]
-    a[1] = y  # E: DPS205
+    a[1] = 100.0 * y
     return a[1]
+
+
+def list_store_keeps_the_old_element(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=1; w=0
+    a = [v]
+    a[0] = w
+    return float(np.sum(v))
+
+
+# a[i][j] = x writes into the element's own array: v's.
+def store_into_a_listed_array(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=inf; x=inf
+    a = [v, 0.0]
+    a[0][0] = x  # E: DPS205
+    return float(np.sum(v))
+
+
+def list_store_at_an_unknown_position(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=inf; y=inf; k=static; returns=unknown
+    a = [x, 0.0]
+    a[k] = y
+    return a[0]
 
 
 def sum_of_a_list(x: Real, y: Real) -> Real:  # expect: x=1; y=1
