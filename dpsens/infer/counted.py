@@ -134,12 +134,16 @@ def choice_taint(a: Analysis, test: Value, first: Value | None, second: Value | 
 
 
 def _arm_gap(first: Value | None, second: Value | None) -> E.Expr | None:
-    """|p − q| for two public numbers whose values are known as Python computes them."""
+    """A bound on |p̂ − q̂|, the floats Python holds for two public numbers: their exact
+    difference plus how far rounding may have moved each (R-float-static), so that
+    ``s * 0.1`` and ``s / 10``, equal as reals, are not taken as the same float."""
+    from dpsens.infer import floats
+
     for arm in (first, second):
         if arm is None or not arm.public or arm.computed is not None or arm.exact is None \
                 or not isinstance(arm.type, T.Scalar) or arm.type.kind not in ("Real", "Integer", "Bool"):
             return None
-    return E.absolute(first.exact - second.exact)  # type: ignore[union-attr, operator]
+    return floats.spread_of_difference(first, second)  # type: ignore[arg-type]
 
 
 __all__ = ["choice_taint", "counted_branch"]

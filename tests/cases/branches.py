@@ -79,3 +79,15 @@ def indicator_of_a_real(x: Real) -> Real:  # expect: x=inf
 
 def one_arm_sensitive(x: Data, y: Real) -> Real:  # expect: x=inf; y=1
     return y if x > 0 else 0.0
+
+
+# Arms equal as reals but not as floats: s * 0.1 and s / 10 round differently (at s = 3
+# the result below is 5.55 or 0). The gap counts how far rounding may move each arm.
+def rounded_arms(x: Data, s: Static[float]) -> Real:  # expect: x=2.79*abs(s); s=static
+    y = s * 0.1 if x > 0 else s / 10
+    return (y - s / 10) * 1e17
+
+
+def big_integer_as_a_float(x: Data) -> Real:  # expect: x=2.01762
+    y = float(2 ** 53 + 1) if x > 0 else 2 ** 53 + 1
+    return y - 2 ** 53
