@@ -429,6 +429,11 @@ def compare(a: Value, b: Value, op: str | None = None, report: Report | None = N
             ctx = C.add(ctx, C.scale(embed_factor(operand.type, result_type), operand.ctx))
         else:
             ctx = C.add(ctx, C.blow_up(operand.ctx))
+    if isinstance(result_type, (T.Vector, T.Matrix)):
+        # Entries are 0 or 1: the discrete distance of the Data container (how many entries
+        # differ, in the norm) is the distance of the same 0/1 entries as integers, so the
+        # mask is an Integer container, which sums and means like numbers (L22).
+        result_type = shaped_type(shape, shaped.norm, "Integer")  # type: ignore[arg-type]
     return Value(result_type, ctx)
 
 

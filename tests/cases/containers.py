@@ -188,3 +188,21 @@ def min_of_a_tuple(x: Real, y: Real, z: Real) -> Real:  # expect: x=1; y=2; z=1
 
 def max_of_a_vector(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
     return max(v)
+
+
+# Comparison masks have 0/1 entries: an Integer container (L22; they were Data, and
+# summing Data is unbounded).
+def share_above(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=1/rows(data)
+    return float(np.mean(data[:, 0] > 0.5))
+
+
+def count_above(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=1
+    return float(np.sum(data[:, 0] > 0.5))
+
+
+def count_above_l2(v: MetricVector[L2, Data]) -> Real:  # expect: v=sqrt(len(v))
+    return float(np.sum(v > 0.5))
+
+
+def mask_of_reals(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    return float(np.sum(v > 0.5))

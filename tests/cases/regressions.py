@@ -104,7 +104,9 @@ def invert(i: Integer) -> Integer:  # expect: i=3
     return ~(3 * i)
 
 
-def elementwise_compare(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
+# A comparison mask has 0/1 entries (an Integer container, L22): a neighbour may flip
+# every entry of an (L_inf, Data) vector, so the norm moves by up to sqrt(len(v)).
+def elementwise_compare(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=sqrt(len(v))
     return np.linalg.norm((v > 0.5) * 1.0)
 
 
