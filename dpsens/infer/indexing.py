@@ -143,11 +143,3 @@ def _position(bound: Value, full: E.Expr, assume: Assume) -> tuple[E.Expr, E.Exp
             return sp.Min(index, full), None
         assume(sp.Gt(-index, 0))
     return sp.Max(E.ZERO, full + index), -index
-    if index.is_negative:
-        return sp.Max(E.ZERO, full + index)
-    # Unknown sign (see subscript()): ``v[-k:]`` is meant from the end, ``v[k:]`` from the start.
-    if index.could_extract_minus_sign():
-        assume(sp.Lt(index, 0))
-        return sp.Max(E.ZERO, full + index)
-    assume(sp.Ge(index, 0))
-    return index
