@@ -33,11 +33,11 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
     if not (_numeric(a.type) and _numeric(b.type)):
         report("DPS301", f"operator '{op}' is not defined on {a.type.show()} and {b.type.show()}")
         return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
-    failure = broadcast_failure([a, b])
-    if failure is not None:
-        report("DPS301", failure)
+    shape = broadcast_shape([a.type, b.type])
+    if isinstance(shape, str):  # why the shape is not known
+        report("DPS301", shape)
         return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
-    result_type = result_type_of(op, [a, b])
+    result_type = result_type_of(op, [a, b], shape)
     if a.public and b.public:
         return _static(op, a, b, result_type)
     if T.scalar_kind_of(result_type) == "Data":
@@ -72,12 +72,14 @@ def _numeric(t: T.Type) -> bool:
     return isinstance(t, (T.Scalar, T.Vector, T.Matrix))
 
 
-def result_type_of(op: str, operands: Sequence[Value]) -> T.Type:
-    """Shape (numpy's broadcast shape), metric and element kind of an entrywise operation.
+def result_type_of(op: str, operands: Sequence[Value],
+                   shape: tuple[E.Expr, ...] | str | None = None) -> T.Type:
+    """Shape (numpy's broadcast shape, unless the caller computed it), metric and element
+    kind of an entrywise operation.
 
     The element kind and the norm come from the sensitive operands: a public
     operand is 0 away from itself in every metric, so its own metric is moot.
-    UNKNOWN when the shapes do not broadcast to a known shape (broadcast_failure).
+    UNKNOWN when the shapes do not broadcast to a known shape.
     """
     sensitive = [v for v in operands if not v.public] or list(operands)
     shaped = max(operands, key=lambda v: (_RANK[type(v.type)], not v.public))
@@ -92,7 +94,9 @@ def result_type_of(op: str, operands: Sequence[Value]) -> T.Type:
         kind = "Real"
     normed = [v.type for v in sensitive if isinstance(v.type, (T.Vector, T.Matrix))]
     norm = normed[0].norm if normed else getattr(shaped.type, "norm", "L1")
-    return shaped_type(broadcast_shape([v.type for v in operands]), norm, kind)
+    if shape is None:
+        shape = broadcast_shape([v.type for v in operands])
+    return shaped_type(shape, norm, kind)
 
 
 def shaped_type(shape: tuple[E.Expr, ...] | str, norm: str, kind: str) -> T.Type:
@@ -199,12 +203,6 @@ def _show_shapes(types: Sequence[T.Type]) -> str:
         + ("," if len(_axes(t)) == 1 else "") + ")" for t in types)
 
 
-def broadcast_failure(operands: Sequence[Value]) -> str | None:
-    """Why the operands' broadcast shape is not known, or None when it is."""
-    shape = broadcast_shape([v.type for v in operands if _numeric(v.type)])
-    return shape if isinstance(shape, str) else None
-
-
 def _natural(value: Value) -> bool:
     """A public value known to be a non-negative integer."""
     return value.public and value.exact is not None and bool(value.exact.is_integer) \
@@ -218,7 +216,7 @@ def unify_sizes(operands: Sequence[Value], assume: Callable[[E.Expr], None]) -> 
     On each axis the first operand whose size is not decided to be 1 is the
     reference; another size that is neither decided 1 (numpy stretches it,
     priced in embed_factor) nor provably different from the reference (the
-    broadcast shape is then unknown: broadcast_failure) is assumed equal to it,
+    broadcast shape is then unknown: broadcast_shape) is assumed equal to it,
     and the assumption is reported: it says the bound relies on the sizes being
     equal (without it, a size-1 operand could move every entry, or widen the
     result).
@@ -239,7 +237,7 @@ def unify_sizes(operands: Sequence[Value], assume: Callable[[E.Expr], None]) -> 
             if mine == theirs:
                 continue
             if different_sizes(mine, theirs):
-                continue  # the broadcast shape is unknown (broadcast_failure)
+                continue  # the broadcast shape is unknown (broadcast_shape says why)
             if not equal_sizes(mine, theirs):
                 assume(sp.Eq(mine, theirs))
             out[i] = Value(replace(t, **{axis: theirs}), out[i].ctx, out[i].exact, out[i].bound,
@@ -355,7 +353,9 @@ def _float(value: Value) -> float:
     return value.computed if value.computed is not None else float(value.exact)  # type: ignore[arg-type]
 
 
-_ROUNDING = 1e-12  # relative: many roundings of 2**-53; cancellation is far above it
+# relative: many roundings of 2**-53; cancellation is far above it (one margin for all
+# of R-float-static: floats.TOLERANCE)
+_ROUNDING = float(floats.TOLERANCE)
 
 
 def _discrete(a: Value, b: Value, result_type: T.Type) -> Value:

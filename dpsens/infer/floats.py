@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from dpsens.infer.values import Value
 
 U = Fraction(1, 2**53)  # the unit roundoff of round-to-nearest doubles
-TOLERANCE = Fraction(1, 10**12)  # relative: kept as exact (arith._ROUNDING)
-TOLERANCE_EXPR = sp.Rational(1, 10**12)
+TOLERANCE = Fraction(1, 10**12)  # relative: kept as exact (also arith._ROUNDING)
+TOLERANCE_EXPR = sp.Rational(TOLERANCE.numerator, TOLERANCE.denominator)
 _LIBRARY = {"sqrt": U, "exp": 8 * U, "log": 8 * U}  # numpy's error: correctly rounded, ≤ 4 ulp
 
 
