@@ -14,7 +14,7 @@ import sympy as sp
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer.mutation import target_names
+from dpsens.infer.mutation import nested_statements, target_names
 from dpsens.infer.values import LOOP_PREFIX, Value, join_types, unknown
 from dpsens.privacy.ledger import Charge, Event, Ledger, Loop, retarget, variables
 from dpsens.sym import context as C
@@ -650,17 +650,16 @@ def _unbounded(a, s, count, ratio, rest, initial, pseudo):  # type: ignore[no-un
 
 
 def _assigned(body: tuple[ir.Stmt, ...]) -> set[str]:
+    """The names a body binds or stores into, nested blocks included."""
     names: set[str] = set()
-    for statement in body:
-        if isinstance(statement, (ir.Assign,)):
+    for statement in nested_statements(body):
+        if isinstance(statement, ir.Assign):
             for target in statement.targets:
                 names |= target_names(target, stores=True)
         elif isinstance(statement, ir.AugAssign):
             names |= target_names(statement.target, stores=True)
-        elif isinstance(statement, ir.If):
-            names |= _assigned(statement.body) | _assigned(statement.orelse)
         elif isinstance(statement, ir.For):
-            names |= _assigned(statement.body) | target_names(statement.target, stores=True)
+            names |= target_names(statement.target, stores=True)
         elif isinstance(statement, ir.FunctionDef):
             names.add(statement.function.name)
         elif isinstance(statement, ir.UnsupportedStmt):
@@ -674,16 +673,13 @@ def _changed_in_place(body: tuple[ir.Stmt, ...]) -> set[str]:
     reach. Rebinding a name (``s = s + x``) makes a new object: the names that shared
     the old one keep it, so their alias groups are not changed by it."""
     names: set[str] = set()
-    for statement in body:
+    for statement in nested_statements(body):
         if isinstance(statement, ir.Assign):
             for target in statement.targets:
                 names |= _store_bases(target)
         elif isinstance(statement, ir.AugAssign):
             names |= target_names(statement.target, stores=True)
-        elif isinstance(statement, ir.If):
-            names |= _changed_in_place(statement.body) | _changed_in_place(statement.orelse)
         elif isinstance(statement, ir.For):
-            names |= _changed_in_place(statement.body)
             names |= _store_bases(statement.target)
         elif isinstance(statement, ir.UnsupportedStmt):
             names |= set(statement.reached)

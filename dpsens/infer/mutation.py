@@ -352,7 +352,7 @@ def _returns_a_parameter(function: ir.Function | ir.Lambda) -> bool:
     params = {p.name for p in function.params}
     if isinstance(function, ir.Lambda):
         return bool(_reaches(function.body, params))
-    statements = list(_statements(function.body))
+    statements = list(nested_statements(function.body))
     # A nested def may hold any parameter: returning it returns them (D41).
     reaching = params | {s.function.name for s in statements if isinstance(s, ir.FunctionDef)}
     changed = True
@@ -431,7 +431,7 @@ def assigned_names(function: ir.Lambda | ir.Function) -> set[str]:
     """The names a function body binds (its locals), parameters included."""
     names = {p.name for p in function.params}
     if isinstance(function, ir.Function):
-        for statement in _statements(function.body):
+        for statement in nested_statements(function.body):
             if isinstance(statement, ir.Assign):
                 names |= set().union(*(target_names(t) for t in statement.targets))
             elif isinstance(statement, (ir.For, ir.AugAssign)):
@@ -452,13 +452,13 @@ def target_names(target: ir.Target, stores: bool = False) -> set[str]:
     return {target.base} if stores and target.base else set()
 
 
-def _statements(body: tuple[ir.Stmt, ...]) -> list[ir.Stmt]:
+def nested_statements(body: tuple[ir.Stmt, ...]) -> list[ir.Stmt]:
     """Every statement of a body, nested blocks included (not nested functions)."""
     out: list[ir.Stmt] = []
     for statement in body:
         out.append(statement)
         if isinstance(statement, ir.If):
-            out += _statements(statement.body) + _statements(statement.orelse)
+            out += nested_statements(statement.body) + nested_statements(statement.orelse)
         elif isinstance(statement, ir.For):
-            out += _statements(statement.body)
+            out += nested_statements(statement.body)
     return out
