@@ -144,9 +144,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     body_result = analysis.run_body(function.body)
     result = body_result
     impossible = _impossible(program, module, function, analysis.assumptions)
-    if impossible and kind not in PRIVATE:
-        result = result.with_ctx(C.add(result.ctx, C.blow_up(analysis.tracked())))
-    if analysis.poisoned:
+    if analysis.poisoned or (impossible and kind not in PRIVATE):  # privacy: below
         result = result.with_ctx(C.add(result.ctx, C.blow_up(analysis.tracked())))
     result = _fit_return(program, module, function, result, returns)
     summary.ret_type, summary.ret_text = result.type, _type_text(result.type, returns)
