@@ -12,7 +12,7 @@ DIMENSION = re.compile(r"(?:^|\.)(rows|cols|len)\((\w+)\)$")
 
 def dimension_problem(key: str, value: float) -> str | None:
     """Why ``value`` cannot be bound to ``key`` when the key is a size (None: it can)."""
-    if DIMENSION.search(key) and not (math.isfinite(value) and value >= 1 and value.is_integer()):
+    if DIMENSION.search(key) and not (math.isfinite(value) and value >= 1 and float(value).is_integer()):
         return f"is a size and must be a positive whole number, got {value:g}"
     return None
 

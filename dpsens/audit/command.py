@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TextIO
 
 import numpy as np
 
-from dpsens.options import DIMENSION
+from dpsens.options import DIMENSION, dimension_problem
 
 if TYPE_CHECKING:
     from dpsens.check import Settings
@@ -236,8 +236,9 @@ def _dimensions(binds: Mapping[str, float]) -> dict[str, dict[str, int]]:
     for key, value in binds.items():
         match = DIMENSION.search(key)
         if match:
-            if value < 1 or value != int(value):
-                raise AuditError(f"{key} must be a positive integer, got {value}")
+            problem = dimension_problem(key, value)  # the check of --bind and the config
+            if problem is not None:
+                raise AuditError(f"{key} {problem}")
             dims.setdefault(match.group(2), {})[match.group(1)] = int(value)
     return dims
 
