@@ -37,7 +37,7 @@ from test_case_files import CASES, _load, _statics  # type: ignore[import-not-fo
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 # Mechanisms whose output distribution is not recorded; they make a function unfit.
-OTHERS = ("sample", "parallel_fold_rows", "shuffle", "kary_randomized_response", "local_laplace")
+OTHERS = ("sample", "shuffle", "kary_randomized_response", "local_laplace")
 SHAPES = ((6, 3), (3, 2), (1, 2))
 TOLERANCE = 1e-9
 
@@ -269,6 +269,7 @@ def _case(name: str) -> tuple[Callable[..., Any], dict[str, Any]]:
     ("gaussian_rows_in_parallel", ("0.8", "1/100000")),
     ("first_crossing_mixed_half", ("eps/4", "0")),  # above_threshold charged eps·c², not eps·c
     ("noisy_max", ("1/4", "0")),
+    ("parallel_nested_def", ("1/4", "0")),  # parallel_fold_rows: a row's release is 1/2
     ("randomized", ("eps/2", "0")),
 ])
 def test_an_understated_cost_is_caught(name: str, understated: tuple[str, str]) -> None:
