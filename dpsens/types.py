@@ -64,6 +64,22 @@ class TupleType:
 
 
 @dataclass(frozen=True)
+class ListType:
+    """A list whose length the analysis does not know (it grew in a loop), every element of
+    type elem; its distance is the sum of its elements' distances, as a tuple's.
+
+    Neighbouring runs build lists of the same length: a length that depends on
+    sensitive values comes from a branch or a loop count that depends on them,
+    and those make the list unbounded in them.
+    """
+
+    elem: Type
+
+    def show(self) -> str:
+        return f"list[{self.elem.show()}]"
+
+
+@dataclass(frozen=True)
 class NormValue:
     """One of the norm classes used as a value (the first argument of clip)."""
 
@@ -103,7 +119,7 @@ class Opaque:
         return self.what
 
 
-Type = Union[Scalar, Vector, Matrix, TupleType, NormValue, TypeValue, Callable_, Opaque]
+Type = Union[Scalar, Vector, Matrix, TupleType, ListType, NormValue, TypeValue, Callable_, Opaque]
 
 REAL = Scalar("Real")
 INTEGER = Scalar("Integer")
@@ -119,6 +135,8 @@ def is_discrete_metric(t: Type) -> bool:
         return t.elem in ("Data", "Integer")
     if isinstance(t, TupleType):
         return all(is_discrete_metric(e) for e in t.elts)
+    if isinstance(t, ListType):
+        return is_discrete_metric(t.elem)
     return False
 
 

@@ -11,12 +11,14 @@ _CONTAINER = re.compile(
 
 @dataclass(frozen=True)
 class Metric:
-    """Shape (scalar, vector, matrix), norm, element kind and row clip norm."""
+    """Shape (scalar, vector, matrix, tuple, list), norm, element kind and row clip norm;
+    a tuple's component metrics, or a list's one element metric, in ``parts``."""
 
     shape: str
     kind: str
     norm: str = "L1"
     clip: str | None = None
+    parts: tuple[Metric, ...] = ()
 
 
 def parse(text: str) -> Metric | None:
@@ -24,9 +26,27 @@ def parse(text: str) -> Metric | None:
     if text in ("Real", "Integer", "Data", "Bool", "float", "int", "bool"):
         kind = {"float": "Real", "int": "Integer", "bool": "Bool"}.get(text, text)
         return Metric("scalar", kind)
+    for shape in ("tuple", "list"):
+        if text.startswith(f"{shape}[") and text.endswith("]"):
+            parts = [parse(part) for part in _top_level_items(text[len(shape) + 1:-1])]
+            if not parts or None in parts or (shape == "list" and len(parts) != 1):
+                return None
+            return Metric(shape, "", parts=tuple(p for p in parts if p is not None))
     match = _CONTAINER.match(text)
     if match is None:
         return None
     name, clip, norm, kind = match.groups()
     shape = "vector" if "Vector" in name else "matrix"
     return Metric(shape, kind, norm, clip)
+
+
+def _top_level_items(text: str) -> list[str]:
+    """``a, b[c, d]`` -> ``["a", "b[c, d]"]``."""
+    items, depth, start = [], 0, 0
+    for position, char in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            items.append(text[start:position].strip())
+            start = position + 1
+    items.append(text[start:].strip())
+    return [item for item in items if item]

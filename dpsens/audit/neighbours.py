@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,10 @@ from dpsens.runtime.metrics import distance, scalar_distance
 
 def draw(metric: Metric, n: int, d: int, rng: np.random.Generator) -> Any:
     """A random value of the metric's shape (n rows or entries, d columns)."""
+    if metric.shape == "tuple":
+        return tuple(draw(part, n, d, rng) for part in metric.parts)
+    if metric.shape == "list":
+        return [draw(metric.parts[0], n, d, rng) for _ in range(n)]
     scale = float(rng.choice([0.5, 1.0, 3.0, 100.0]))
     if metric.shape == "scalar":
         value = float(rng.normal(0, scale))
@@ -27,6 +32,15 @@ def draw(metric: Metric, n: int, d: int, rng: np.random.Generator) -> Any:
 
 def neighbour(metric: Metric, value: Any, rng: np.random.Generator) -> Any:
     """A second value near the first: one row, a few entries, or a small shift."""
+    if metric.shape in ("tuple", "list"):
+        # Some components change (at least one), each to a neighbour of its own.
+        parts = metric.parts if metric.shape == "tuple" else metric.parts * len(value)
+        changed = rng.random(len(parts)) < 0.5
+        if len(parts):
+            changed[int(rng.integers(len(parts)))] = True
+        other = [neighbour(part, item, rng) if change else item
+                 for part, item, change in zip(parts, value, changed)]
+        return tuple(other) if metric.shape == "tuple" else other
     if metric.shape == "scalar":
         if metric.kind in ("Data", "Bool"):
             return _element(metric.kind, float(rng.normal(0, 10)))
@@ -45,6 +59,20 @@ def neighbour(metric: Metric, value: Any, rng: np.random.Generator) -> Any:
 
 def adversarial_pairs(metric: Metric, n: int, d: int) -> list[tuple[Any, Any]]:
     """Boundary cases: sign flips, one-hot rows, [1,1] vs [1,0], zeros vs large."""
+    if metric.shape in ("tuple", "list"):
+        # Every component at once through its own boundary cases, and one at a time.
+        parts = metric.parts if metric.shape == "tuple" else metric.parts * n
+        cases = [adversarial_pairs(part, n, d) for part in parts]
+        size = min((len(c) for c in cases), default=0)
+        pairs = [tuple(zip(*(c[i] for c in cases))) for i in range(size)]
+        for position, own in enumerate(cases):
+            for first, second in own:
+                base = [c[0][0] for c in cases]
+                pairs.append((tuple(base[:position] + [first] + base[position + 1:]),
+                              tuple(base[:position] + [second] + base[position + 1:])))
+        if metric.shape == "list":
+            pairs = [(list(a), list(b)) for a, b in pairs]
+        return pairs  # type: ignore[return-value]
     if metric.shape == "scalar":
         if metric.kind in ("Data", "Bool"):
             return [(0.0, 1.0), (0.1, 0.2), (-1e6, 1e6)]
@@ -74,7 +102,7 @@ def extreme_records(metric: Metric, value: Any) -> list[tuple[Any, Any]]:
     A record that jumps far outside the data's range is what exposes missing
     clipping; the pair keeps every other record, so it stays a neighbour.
     """
-    if metric.shape == "scalar":
+    if metric.shape in ("scalar", "tuple", "list"):
         return []
     base = np.array(value, dtype=float, copy=True)
     if base.size == 0:
@@ -91,6 +119,13 @@ def extreme_records(metric: Metric, value: Any) -> list[tuple[Any, Any]]:
 
 def measure(metric: Metric, a: Any, b: Any) -> float:
     """d(a, b) in the metric."""
+    if metric.shape in ("tuple", "list"):
+        # The sum of the components' distances; values of different lengths are
+        # at no finite distance.
+        if len(a) != len(b) or (metric.shape == "tuple" and len(a) != len(metric.parts)):
+            return math.inf
+        parts = metric.parts if metric.shape == "tuple" else metric.parts * len(a)
+        return float(sum(measure(part, x, y) for part, x, y in zip(parts, a, b)))
     if metric.shape == "scalar":
         return scalar_distance(metric.kind, float(a), float(b))
     return distance(metric.norm, metric.kind, np.asarray(a, dtype=float), np.asarray(b, dtype=float))

@@ -142,7 +142,7 @@ def audit_privacy(function: Callable[..., Any], report: Mapping[str, Any],
     selection = selection_runs if selection_runs is not None else max(100, runs // 5)
     params = [p for p in report["params"] if not p["static"]]
     metrics = {p["name"]: parse(p["type"]) for p in params}
-    unknown = [name for name, m in metrics.items() if m is None]
+    unknown = [name for name, m in metrics.items() if m is None or m.shape in ("tuple", "list")]
     if unknown:
         outcome.error = (f"cannot draw values of {', '.join(repr(n) for n in unknown)} "
                          f"(type {', '.join(_type(report, n) for n in unknown)})")

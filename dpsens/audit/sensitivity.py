@@ -176,8 +176,16 @@ def _lengths(n: int, d: int) -> list[int]:
     return sorted({n, d, max(1, d - 1)})
 
 
+def _array_shape(value: Any) -> tuple[int, ...]:
+    """numpy's shape of a value; () for a tuple or list whose parts have different shapes."""
+    try:
+        return np.shape(value)
+    except ValueError:
+        return ()
+
+
 def _shape_of(value: Any, n: int, d: int) -> tuple[int, int]:
-    shape = np.shape(value)
+    shape = _array_shape(value)
     if len(shape) == 2:
         return shape[0], shape[1]
     if len(shape) == 1:
@@ -188,7 +196,7 @@ def _shape_of(value: Any, n: int, d: int) -> tuple[int, int]:
 def _dims(metrics: Mapping[str, Metric], args: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     out = {}
     for name in metrics:
-        shape = np.shape(args[name])
+        shape = _array_shape(args[name])
         if len(shape) == 2:
             out[name] = {"rows": shape[0], "cols": shape[1], "len": shape[0]}
         elif len(shape) == 1:

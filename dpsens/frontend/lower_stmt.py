@@ -39,8 +39,10 @@ class StmtLowerer(ExprLowerer):
         )
         returns = None if node.returns is None else self.lower(node.returns.annotation)
         body = self.block(node.body, f"{qualname}.<locals>")
-        if node.asynchronous is not None:
-            body = (ir.UnsupportedStmt(self.span(node), "async function"),)
+        if node.asynchronous is not None or _is_generator(node):
+            # Calling it returns a coroutine or a generator, not what the body returns.
+            kind = "async function" if node.asynchronous is not None else "generator function"
+            body = (ir.UnsupportedStmt(self.span(node), kind, exits=True),)
         decorators = tuple(self.lower(d.decorator) for d in node.decorators)
         return ir.Function(
             self.span(node), node.name.value, qualname, lowered, returns, body, tuple(special),
@@ -183,6 +185,27 @@ class _ExitFinder(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False  # a nested def's returns are its own
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+def _is_generator(node: cst.FunctionDef) -> bool:
+    """A def whose own body yields (not a nested def's or lambda's)."""
+    finder = _YieldFinder()
+    node.body.visit(finder)
+    return finder.found
+
+
+class _YieldFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.found = True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False

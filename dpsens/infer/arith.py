@@ -11,7 +11,7 @@ import sympy as sp
 
 from dpsens import types as T
 from dpsens.infer import floats
-from dpsens.infer.values import UNKNOWN, Value, join
+from dpsens.infer.values import UNKNOWN, Value, concatenate, is_list, join, repeated
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -30,6 +30,9 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
     """The value of ``a op b``."""
     if a.type == UNKNOWN or b.type == UNKNOWN:
         return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
+    joined = _list_operation(op, a, b)
+    if joined is not None:
+        return joined
     if not (_numeric(a.type) and _numeric(b.type)):
         report("DPS301", f"operator '{op}' is not defined on {a.type.show()} and {b.type.show()}")
         return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
@@ -56,6 +59,17 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
         if factor is not None:
             return Value(result_type, C.scale(factor, a.ctx))
     return Value(result_type, C.blow_up(C.add(a.ctx, b.ctx)))
+
+
+def _list_operation(op: str, a: Value, b: Value) -> Value | None:
+    """``a + b`` on two lists (concatenation), ``a * n`` and ``n * a`` on a list (n copies);
+    None for other operands."""
+    if op == "+" and is_list(a) and is_list(b):
+        return concatenate(a, b)
+    if op == "*" and is_list(a) != is_list(b):
+        items, count = (a, b) if is_list(a) else (b, a)
+        return repeated(items, count)
+    return None
 
 
 def _integer_division_factor(op: str, divisor: Value) -> E.Expr | None:

@@ -62,6 +62,10 @@ def conversion(source: T.Type, target: T.Type) -> E.Expr | None:
             return None
         return E.mul(T.element_factor(source.elem, target.elem),
                      T.norm_factor(source.norm, target.norm, source.cols))
+    if isinstance(source, (T.TupleType, T.ListType)) and isinstance(target, T.ListType):
+        # Each element re-measured: the sum of their distances grows by the worst factor.
+        elements = source.elts if isinstance(source, T.TupleType) else (source.elem,)
+        return conversion(T.TupleType(elements), T.TupleType((target.elem,) * len(elements)))
     if isinstance(source, T.TupleType) and isinstance(target, T.TupleType):
         if len(source.elts) != len(target.elts):
             return None
@@ -93,4 +97,6 @@ def substitute_type(t: T.Type, mapping: dict[E.Expr, E.Expr]) -> T.Type:
                         E.substitute(t.cols, mapping), t.clip)
     if isinstance(t, T.TupleType):
         return T.TupleType(tuple(substitute_type(e, mapping) for e in t.elts))
+    if isinstance(t, T.ListType):
+        return T.ListType(substitute_type(t.elem, mapping))
     return t

@@ -209,9 +209,17 @@ class CallSite:
         return floats.shown(held)
 
     def conditions_hold(self) -> bool:
-        """Check the callee's assumptions here; undecided ones become the caller's."""
-        for condition in self.summary.conditions:
-            instance = E.replace(condition, tuple(self.mapping.items()))
+        """Check the callee's assumptions here; undecided ones become the caller's.
+
+        Every analysis takes its parameters' sizes to be at least 1 (the closed
+        form of ``for e in v: s = e`` is e's, not s's), so a call must pass sizes
+        of at least 1 too (``f(x, v[0:0])`` gets DPS306).
+        """
+        sizes = [(sp.Ge(declared, 1, evaluate=False), _at_least_one(actual))
+                 for declared, actual in self.mapping.items()
+                 if isinstance(declared, sp.Symbol) and declared.is_positive]
+        conditions = [(c, E.replace(c, tuple(self.mapping.items()))) for c in self.summary.conditions]
+        for condition, instance in [*sizes, *conditions]:
             # Decided under the caller's sign facts too (its s > 0, k >= 0): D47.
             if instance == sp.false or (instance.free_symbols & self.unknown_statics) or \
                     self.caller.decide(instance) is False:
@@ -243,10 +251,20 @@ class CallSite:
         return Value(ret_type, whole)
 
 
+def _at_least_one(size: E.Expr) -> sp.Basic:
+    """``size >= 1``, readable: max(0, n - 1) >= 1 is n >= 2."""
+    if isinstance(size, sp.Max) and len(size.args) == 2 and E.ZERO in size.args:
+        size = size.args[0] if size.args[1] == E.ZERO else size.args[1]
+    constant, rest = size.as_coeff_Add()
+    return sp.Ge(rest, 1 - constant)
+
+
 def _has_function(t: T.Type) -> bool:
     """A returned function (alone or in a tuple) would be analyzed in the callee's variables."""
     if isinstance(t, T.Callable_):
         return True
+    if isinstance(t, T.ListType):
+        return _has_function(t.elem)
     return isinstance(t, T.TupleType) and any(_has_function(e) for e in t.elts)
 
 

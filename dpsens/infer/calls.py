@@ -8,7 +8,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.call_site import CallSite
-from dpsens.infer.values import UNKNOWN, Value, join, unknown
+from dpsens.infer.values import UNKNOWN, Value, is_list, join, tuple_value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -310,6 +310,11 @@ class CallRules:
         receiver = self.expr(e.func.value)
         args = [receiver, *(self.argument(a) for a in e.args)]
         keywords = {k.name: self.argument(k.value) for k in e.keywords}
+        if e.func.attr in LIST_GROWERS and is_list(receiver) and isinstance(e.func.value, ir.Name) \
+                and len(e.args) == 1 and not e.keywords:
+            added = args[1] if e.func.attr == "extend" else tuple_value((args[1],))
+            self.grow_list(e.func.value.id, added, e.args[0], e.span)
+            return Value(T.Opaque("None"), C.EMPTY)
         rule = self.program.rules.get(f"numpy.{e.func.attr}")
         if rule is not None and isinstance(receiver.type, (T.Vector, T.Matrix)) \
                 and "out" not in keywords and e.func.attr not in _IN_PLACE_METHODS:
@@ -340,6 +345,9 @@ _FRAME_READERS = frozenset({
     "gc.get_objects", "gc.get_referrers", "gc.get_referents",
 })
 _FRAME_READER_MODULES = ("inspect.", "ctypes.")  # every function of these may reach frames
+
+# List methods with a rule: they add elements at the end (MutationRules.grow_list).
+LIST_GROWERS = frozenset({"append", "extend"})
 
 # ndarray methods that change their receiver instead of returning numpy's function of it
 # (v.sort() sorts v and returns None): never the rule of the function of the same name.

@@ -34,6 +34,10 @@ def subscript(base: Value, index: list[Part], report: Report, assume: Assume) ->
         return unknown(C.add(base.ctx, index_ctx))
     if isinstance(base.type, T.TupleType) and len(index) == 1 and isinstance(index[0], Value):
         return _tuple_item(base, index[0], index_ctx, report)
+    if isinstance(base.type, T.ListType) and len(index) == 1:
+        # An element, or a sublist, moves at most as far as the whole list.
+        part = base.type.elem if isinstance(index[0], Value) else base.type
+        return Value(part, C.add(base.ctx, index_ctx))
     if any(isinstance(p, Value) and p.type == T.BOOL for p in index):
         # numpy takes a Boolean scalar (``v[True]``, ``v[flag]``) as a 0-d mask, not as 1 or 0.
         report("DPS202", "indexing an array with a Boolean is a mask, which is not analyzed")

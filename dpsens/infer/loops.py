@@ -15,7 +15,7 @@ import sympy as sp
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.mutation import nested_statements, target_names
-from dpsens.infer.values import LOOP_PREFIX, Value, join_types, unknown
+from dpsens.infer.values import LOOP_PREFIX, Value, join, join_types, unknown
 from dpsens.privacy.ledger import Charge, Event, Ledger, Loop, retarget, variables
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -39,6 +39,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.env[name] = unknown(a.tracked())
         return
     count, element, container = iteration
+    # A loop that may run no iteration leaves its target as it was (i = 10; for i in range(0)).
+    kept = {name: a.env[name] for name in target_names(s.target, stores=True) if name in a.env} \
+        if count.exact is None or E.decide_le(E.ONE, count.exact) is not True else {}
     in_place = _changed_in_place(s.body)
     rebound = assigned - in_place
     for name in in_place:
@@ -153,6 +156,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             # unknown call): the loop rules did not follow it.
             a.env[name] = unknown(C.add(a.env[name].ctx, a.tracked()))
     a.assign(s.target, element)
+    for name, before in kept.items():
+        a.env[name] = join(a.env[name], before)
     a.record_loop_aliases(s.target, s.iter)
     if iterated is not None:
         _release_iterated(a, iterated)
@@ -183,13 +188,14 @@ def _element_share(a: Analysis, container: T.Type | None, element: Value
     """For a loop over the rows of a matrix or the entries of a vector: a fresh variable
     for the element, and F with Σ_t d(element_t) ≤ F·d(container) (None for range loops).
 
-    A matrix's distance is the sum of its rows' distances (F = 1); a vector's
+    A matrix's distance is the sum of its rows' distances (F = 1), a list's of its
+    elements' (F = 1); a vector's
     entries sum to its L1 distance (F = 1), to at most √n times its L2 distance,
     and to n times its L∞ distance.
     """
     if not element.ctx:
         return None
-    if isinstance(container, T.Matrix):
+    if isinstance(container, (T.Matrix, T.ListType)):
         factor = E.ONE
     elif isinstance(container, T.Vector):
         norms = {"L1": E.ONE, "L2": E.sqrt(container.length), "L_inf": container.length}
@@ -510,8 +516,11 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | N
         t = container.type
         row = Value(T.Vector(t.norm, t.elem, t.cols, t.clip), container.ctx)
         return Value(T.INTEGER, exact=t.rows), row, t
+    if isinstance(container.type, T.ListType):
+        # As many iterations as elements: a public number the analysis does not know.
+        return Value(T.INTEGER), Value(container.type.elem, container.ctx), container.type
     a.report(it.span if hasattr(it, "span") else s.span, "DPS201",
-             "only range(...) and vectors or matrices can be iterated")
+             "only range(...), vectors, matrices and lists can be iterated")
     return None
 
 
@@ -664,7 +673,7 @@ def _assigned(body: tuple[ir.Stmt, ...]) -> set[str]:
             names.add(statement.function.name)
         elif isinstance(statement, ir.UnsupportedStmt):
             names |= set(statement.assigned) | set(statement.reached)
-    return names
+    return names | _grown_lists(body)
 
 
 def _changed_in_place(body: tuple[ir.Stmt, ...]) -> set[str]:
@@ -683,7 +692,16 @@ def _changed_in_place(body: tuple[ir.Stmt, ...]) -> set[str]:
             names |= _store_bases(statement.target)
         elif isinstance(statement, ir.UnsupportedStmt):
             names |= set(statement.reached)
-    return names
+    return names | _grown_lists(body)
+
+
+def _grown_lists(body: tuple[ir.Stmt, ...]) -> set[str]:
+    """The names of lists a body appends to (``out.append(v)``, ``out.extend(w)``)."""
+    from dpsens.infer.calls import LIST_GROWERS
+
+    return {n.func.value.id for n in _ir_nodes(body) if isinstance(n, ir.Call)
+            and isinstance(n.func, ir.Attribute) and n.func.attr in LIST_GROWERS
+            and isinstance(n.func.value, ir.Name)}
 
 
 def _store_bases(target: ir.Target) -> set[str]:

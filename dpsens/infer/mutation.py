@@ -14,7 +14,8 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.aliasing import FRESH_RESULTS, VIEW_RESULTS
 from dpsens.infer import arith
-from dpsens.infer.values import UNKNOWN, Value, tuple_value, unknown
+from dpsens.infer.values import (UNKNOWN, Value, concatenate, is_list, tuple_value, unknown,
+                                  with_element)
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -75,7 +76,10 @@ class MutationRules:
             captured.extend(arrays)
             return self._may_return_an_argument(call) or bool(arrays)
 
-        sources = array_sources(value, may_alias) + [(name, True) for name in captured]
+        def list_name(name: str) -> bool:
+            return name in self.env and is_list(self.env[name])
+
+        sources = array_sources(value, may_alias, list_name) + [(name, True) for name in captured]
         return [(name, partial) for name, partial in sources if name in self.env]
 
     def _captured_arrays(self: Analysis, call: ir.Call) -> list[str]:
@@ -183,7 +187,7 @@ class MutationRules:
             return
         root, group = self.alias_group(base)
         store = target.target
-        if isinstance(self.env[base].type, T.TupleType) and isinstance(store, ir.Subscript) \
+        if is_list(self.env[base]) and isinstance(store, ir.Subscript) \
                 and isinstance(store.value, ir.Name) and store.value.id == base:
             # a[i] = v on a list (a tuple takes no stores); a[i][j] = v writes into an element
             self._store_into_list(target, group, value)
@@ -220,17 +224,53 @@ class MutationRules:
             replaced[int(position)] = value
             new = tuple_value(tuple(replaced))
         elif all(isinstance(p, Value) and p.public for p in parts):
-            new = unknown(C.add(old.ctx, value.ctx))
+            new = with_element(old, value) or unknown(C.add(old.ctx, value.ctx))
         else:
             new = unknown(C.blow_up(C.total([old.ctx, value.ctx, *(_part_ctx(p) for p in parts)])))
         for name in group:
             member = self.env[name]
-            if name != base and not isinstance(member.type, T.TupleType) and member.type != UNKNOWN:
+            if name != base and not is_list(member) and member.type != UNKNOWN:
                 continue  # an element's own object: not changed by replacing it in the list
             if self.owned_elsewhere(name):
                 self._parameter_mutated(target.span, name, {name}, value.ctx)
                 continue
             self.env[name] = new if name == base else unknown(C.add(member.ctx, new.ctx))
+
+    def grow_list(self: Analysis, name: str, added: Value, source: ir.Expr | None,
+                  span: ir.Span) -> None:
+        """``a.append(v)``, ``a.extend(b)``, ``a += b``: the list under ``name`` grows by the
+        added elements' distances, under every name holding it; it now also holds what
+        ``source`` holds (a store into an appended array changes the list)."""
+        old = self.env[name]
+        grown = concatenate(old, added) if is_list(added) else None
+        if grown is None:
+            self.report(span, "DPS301", f"cannot add {added.type.show()} to {old.type.show()}")
+            grown = unknown(C.add(old.ctx, added.ctx))
+        for member in self.alias_group(name)[1]:
+            value = self.env[member]
+            if member != name and not (is_list(value) or value.type == UNKNOWN):
+                continue  # an element's own object: not changed by adding to the list
+            if self.owned_elsewhere(member):
+                self._parameter_mutated(span, member, {member}, added.ctx)
+            elif member == name:
+                self.env[member] = grown
+            else:  # the same list, or one holding it
+                self.env[member] = unknown(C.add(value.ctx, grown.ctx))
+        if source is not None:
+            self.record_alias(name, source, partial=True)
+
+    def changed_element(self: Analysis, base: str, new: Value, span: ir.Span) -> None:
+        """``a[i] op= e`` with a[i] an array of the list a: numpy changes that array in
+        place, so every array the list may hold moves by at most the new value's distance
+        (``w = np.zeros(3); a = [w]; a[0] += x`` changes w)."""
+        for member in self.alias_group(base)[1] - {base}:
+            old = self.env[member]
+            if not isinstance(old.type, (T.Vector, T.Matrix)) and old.type != UNKNOWN:
+                continue
+            if self.owned_elsewhere(member):
+                self._parameter_mutated(span, member, {member}, new.ctx)
+            else:
+                self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, new.ctx))
 
     def mutate_in_place(self: Analysis, name: str, new: Value, span: ir.Span) -> bool:
         """``a op= b`` on an array changes it in place; False when it is not an array."""
@@ -284,13 +324,16 @@ class MutationRules:
         rank = 1 if isinstance(t, T.Vector) else 2 if isinstance(t, T.Matrix) else 0
         kinds = (T.scalar_kind_of(value.type) or "Real", T.scalar_kind_of(t) or "Real")
         element = T.element_factor(*kinds)
-        if all(isinstance(p, Value) for p in parts) and len(parts) == rank:
+        if all(_one_position(p) for p in parts) and len(parts) == rank:
             factor = element if isinstance(value.type, T.Scalar) else E.INF
         elif rank:
             # A store writes part of the container: the value (broadcast) into
             # that part, whose distance in the container's norm is at most the
             # container's; writing it into all of it moves the container further.
-            factor = E.mul(element, arith.embed_factor(value.type, _written_part(t, parts, self.assume)))
+            # Masks, integer arrays, None and () may write anywhere (D52).
+            written = _written_part(t, parts, self.assume) \
+                if all(_one_position(p) or isinstance(p, tuple) for p in parts) else t
+            factor = E.mul(element, arith.embed_factor(value.type, written))
         else:
             factor = E.INF
         return C.add(C.scale(factor, value.ctx), index_ctx)
@@ -315,7 +358,7 @@ def _written_part(container: T.Type, parts: list[object],
     slice of a vector (``v[0:2] = w``), else the whole container."""
     from dpsens.infer.indexing import UnknownLength, slice_length
 
-    if isinstance(container, T.Matrix) and len(parts) == 1 and isinstance(parts[0], Value):
+    if isinstance(container, T.Matrix) and len(parts) == 1 and _one_position(parts[0]):
         return T.Vector(container.norm, container.elem, container.cols)
     if isinstance(container, T.Vector) and len(parts) == 1 and isinstance(parts[0], tuple):
         try:
@@ -324,6 +367,12 @@ def _written_part(container: T.Type, parts: list[object],
             return container
         return T.Vector(container.norm, container.elem, length)
     return container
+
+
+def _one_position(part: object) -> bool:
+    """An index that picks one position on its axis: an integer, not a Boolean (a 0-d
+    mask), an array, a mask, None (a new axis) or ()."""
+    return isinstance(part, Value) and isinstance(part.type, T.Scalar) and part.type.kind != "Bool"
 
 
 def _part_ctx(part: object) -> C.Context:
@@ -374,27 +423,46 @@ def _returns_a_parameter(function: ir.Function | ir.Lambda) -> bool:
                for s in statements)
 
 
-def array_sources(value: ir.Expr, may_alias: Callable[[ir.Call], bool]
+def array_sources(value: ir.Expr, may_alias: Callable[[ir.Call], bool],
+                  list_name: Callable[[str], bool] = lambda name: False
                   ) -> list[tuple[str, bool]]:
     """Names an expression may evaluate to (part of), each with whether only a part.
 
-    Both arms of a conditional, every array in a tuple, and the arguments (and
-    method receiver) of a call that ``may_alias`` says may return one of them.
+    Both arms of a conditional, every array in a tuple, the operands of a list
+    concatenation or repetition (``list_name`` says which names hold lists), and
+    the arguments (and method receiver) of a call that ``may_alias`` says may
+    return one of them.
     """
+    def sources(e: ir.Expr) -> list[tuple[str, bool]]:
+        return array_sources(e, may_alias, list_name)
+
     if isinstance(value, ir.Name):
         return [(value.id, False)]
     if isinstance(value, (ir.Subscript, ir.Attribute)):
-        return [(name, True) for name, _ in array_sources(value.value, may_alias)]
+        return [(name, True) for name, _ in sources(value.value)]
     if isinstance(value, ir.IfExp):
-        return array_sources(value.body, may_alias) + array_sources(value.orelse, may_alias)
+        return sources(value.body) + sources(value.orelse)
     if isinstance(value, ir.TupleExpr):
-        return [(name, True) for e in value.elts for name, _ in array_sources(e, may_alias)]
+        return [(name, True) for e in value.elts for name, _ in sources(e)]
+    if isinstance(value, ir.BinOp) and _may_be_list(value, list_name):
+        # [w] + [v] and [w] * 2 hold the very objects their operands hold.
+        return [(name, True) for e in (value.left, value.right) for name, _ in sources(e)]
     if isinstance(value, ir.Call) and may_alias(value):
         inputs = [*value.args, *(k.value for k in value.keywords)]
         if not isinstance(value.func, ir.Name):
             inputs.append(value.func)  # a method's receiver; mk(w)() returns what mk(w) holds
-        return [(name, True) for e in inputs for name, _ in array_sources(e, may_alias)]
+        return [(name, True) for e in inputs for name, _ in sources(e)]
     return []
+
+
+def _may_be_list(value: ir.Expr, list_name: Callable[[str], bool]) -> bool:
+    """A list display, a name holding a list, or a concatenation or repetition of one."""
+    if isinstance(value, ir.TupleExpr):
+        return True
+    if isinstance(value, ir.Name):
+        return list_name(value.id)
+    return isinstance(value, ir.BinOp) and value.op in ("+", "*") and (
+        _may_be_list(value.left, list_name) or _may_be_list(value.right, list_name))
 
 
 def _reaches(value: ir.Expr, names: set[str]) -> bool:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.counted import choice_taint, counted_branch
-from dpsens.infer.values import UNKNOWN, Value, decided, join, tuple_value, unknown
+from dpsens.infer.values import UNKNOWN, Value, decided, is_list, join, tuple_value, unknown
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.sym import context as C
 
@@ -100,8 +100,7 @@ class StatementRules:
         if isinstance(statement, ir.Assign):
             value = self.expr(statement.value)
             for target in statement.targets:
-                self.assign(target, value)
-                self.record_target_aliases(target, statement.value)
+                self.bind(target, value, statement.value)
             names = [t.id for t in statement.targets if isinstance(t, ir.NameTarget)]
             for other in names[1:]:  # a = b = np.zeros(3): one array under two names
                 self.join_groups(other, names[0], partial=False)
@@ -114,12 +113,23 @@ class StatementRules:
         elif isinstance(statement, ir.For):
             self.loop(statement)
         elif isinstance(statement, ir.FunctionDef):
-            self.env[statement.function.name] = self.closure_value(statement.function)
+            self.define(statement.function)
         elif isinstance(statement, ir.UnsupportedStmt):
             self.report(statement.span, "DPS201", f"unsupported statement: {statement.kind}")
             self.forget_effects(statement.span, statement.assigned, statement.reached)
             if statement.exits:
                 self.poisoned = True
+
+    def define(self: Analysis, function: ir.Function) -> None:
+        """A nested def binds a closure; a decorated one, whatever its decorators return."""
+        closure = self.closure_value(function)
+        if not function.decorators:
+            self.env[function.name] = closure
+            return
+        self.report(function.span, "DPS201", f"decorated nested def '{function.name}' is not analyzed")
+        decorators = [self.expr(d) for d in function.decorators]
+        self.env[function.name] = unknown(C.total([closure.ctx, *(d.ctx for d in decorators),
+                                                   self.tracked()]))
 
     def forget_effects(self: Analysis, span: ir.Span, assigned: Sequence[str],
                        reached: Sequence[str]) -> None:
@@ -136,17 +146,34 @@ class StatementRules:
         if isinstance(target, ir.NameTarget):
             self.env[target.id] = value
         elif isinstance(target, ir.TupleTarget):
-            parts = _unpack(value, len(target.elts))
-            if parts is None and value.type == UNKNOWN:
-                parts = [unknown(value.ctx)] * len(target.elts)  # already reported where it arose
-            if parts is None:
-                self.report(target.span, "DPS301",
-                            f"cannot unpack {value.type.show()} into {len(target.elts)} names")
-                parts = [unknown(value.ctx)] * len(target.elts)
-            for element, part in zip(target.elts, parts):
+            for element, part in zip(target.elts, self._unpacked(target, value)):
                 self.assign(element, part)
         else:
             self.mutate(target, value)
+
+    def bind(self: Analysis, target: ir.Target, value: Value, source: ir.Expr,
+             partial: bool = False) -> None:
+        """``target = source`` (of that value), with its aliases: a tuple target one
+        component after the other, as Python assigns them (``a, a[0] = b, v`` stores
+        into b)."""
+        if not isinstance(target, ir.TupleTarget):
+            self.assign(target, value)
+            self.record_target_aliases(target, source, partial)
+            return
+        paired = isinstance(source, ir.TupleExpr) and len(source.elts) == len(target.elts)
+        for position, (element, part) in enumerate(zip(target.elts, self._unpacked(target, value))):
+            self.bind(element, part, source.elts[position] if paired else source,  # type: ignore[union-attr]
+                      partial or not paired)
+
+    def _unpacked(self: Analysis, target: ir.TupleTarget, value: Value) -> list[Value]:
+        parts = _unpack(value, len(target.elts))
+        if parts is None and value.type == UNKNOWN:
+            parts = [unknown(value.ctx)] * len(target.elts)  # already reported where it arose
+        if parts is None:
+            self.report(target.span, "DPS301",
+                        f"cannot unpack {value.type.show()} into {len(target.elts)} names")
+            parts = [unknown(value.ctx)] * len(target.elts)
+        return parts
 
     def augmented(self: Analysis, statement: ir.AugAssign) -> None:
         """``x op= e`` is ``x = x op e``."""
@@ -161,10 +188,17 @@ class StatementRules:
                                                      self.assume)
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
+                if isinstance(current.type, (T.Vector, T.Matrix)) and target.base in self.env \
+                        and is_list(self.env[target.base]):
+                    self.changed_element(target.base, operand, statement.span)
             self.mutate(target, operand)  # type: ignore[arg-type]
             return
         name = statement.target.id
         current = self.lookup(name, statement.target.span)
+        if statement.op == "+" and is_list(current):
+            # A list's += extends it in place (a tuple's makes a new one: also covered).
+            self.grow_list(name, self.expr(statement.value), statement.value, statement.span)
+            return
         current, operand = arith.unify_sizes([current, self.expr(statement.value)], self.assume)
         new = arith.binary(statement.op, current, operand, self._reporter(statement.span))
         if not self.mutate_in_place(name, new, statement.span):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+import sympy as sp
+
 from dpsens import types as T
 from dpsens.infer import floats
 from dpsens.infer.floats import Rounding
@@ -93,6 +95,49 @@ def tuple_value(parts: tuple[Value, ...]) -> Value:
                  parts=parts)
 
 
+def is_list(value: Value) -> bool:
+    """A tuple or list value (list displays are analyzed as tuples)."""
+    return isinstance(value.type, (T.TupleType, T.ListType))
+
+
+def concatenate(a: Value, b: Value) -> Value | None:
+    """``a + b`` on lists or tuples: the sum of both distances (None when their elements share
+    no metric)."""
+    if a.parts is not None and b.parts is not None:
+        return tuple_value(a.parts + b.parts)
+    assert isinstance(a.type, (T.TupleType, T.ListType)) and isinstance(b.type, (T.TupleType, T.ListType))
+    ctx = C.add(a.ctx, b.ctx)
+    if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType):
+        return Value(T.TupleType(a.type.elts + b.type.elts), ctx)
+    joined = _list_of([*_elements(a.type), *_elements(b.type)])
+    return Value(joined, ctx) if joined is not None else None
+
+
+def repeated(items: Value, count: Value) -> Value | None:
+    """``[a, b] * n`` with n a public integer: n copies, n times the distance (None when n is
+    not a known non-negative integer)."""
+    n = count.exact
+    if not count.public or n is None or n.is_integer is False:  # Python refuses list * 2.5
+        return None
+    if items.parts is not None and n.is_Integer and int(n) * len(items.parts) <= 64:
+        return tuple_value(items.parts * max(int(n), 0))
+    assert isinstance(items.type, (T.TupleType, T.ListType))
+    elem = _list_of(_elements(items.type))
+    if elem is None:
+        return None
+    copies = n if n.is_nonnegative else sp.Max(E.ZERO, n)  # a negative n gives []
+    return Value(elem, C.scale(copies, items.ctx))
+
+
+def with_element(items: Value, element: Value) -> Value | None:
+    """A list after ``a[i] = v`` at a position the analysis does not know: within the old
+    distance plus v's, every element of the old ones' type or v's (None when they share
+    no metric)."""
+    assert isinstance(items.type, (T.TupleType, T.ListType))
+    joined = _list_of([*_elements(items.type), element.type])
+    return Value(joined, C.add(items.ctx, element.ctx)) if joined is not None else None
+
+
 def join_types(a: T.Type, b: T.Type) -> T.Type | None:
     """The least type both fit, or None when they do not share a metric."""
     if a == b:
@@ -119,7 +164,25 @@ def join_types(a: T.Type, b: T.Type) -> T.Type | None:
         if any(j is None for j in joined):
             return None
         return T.TupleType(tuple(j for j in joined if j is not None))
+    if isinstance(a, (T.TupleType, T.ListType)) and isinstance(b, (T.TupleType, T.ListType)):
+        # Lists of different lengths (a loop appends to one): a list of their elements.
+        return _list_of([*_elements(a), *_elements(b)])
     return None
+
+
+def _elements(t: T.TupleType | T.ListType) -> list[T.Type]:
+    return list(t.elts) if isinstance(t, T.TupleType) else [t.elem]
+
+
+def _list_of(elements: list[T.Type]) -> T.ListType | None:
+    """The list type of elements that share a metric (None when they do not, or there
+    are none: an empty list has no element type yet)."""
+    if not elements:
+        return None
+    elem: T.Type | None = elements[0]
+    for t in elements[1:]:
+        elem = join_types(elem, t) if elem is not None else None
+    return T.ListType(elem) if elem is not None else None
 
 
 def join(a: Value, b: Value) -> Value:

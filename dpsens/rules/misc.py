@@ -30,6 +30,8 @@ def _dimension(a: Analysis, span: object, value: Value, kind: str) -> Value:
     }.get(type(t), lambda: {})()
     if isinstance(t, T.TupleType):
         dims = {"len": E.number(len(t.elts))}
+    if isinstance(t, T.ListType) and kind == "len":
+        return static(T.INTEGER, None)  # public (neighbouring runs build the same length)
     if kind not in dims:
         a.report(span, "DPS301", f"{kind}() is not defined on {t.show()}")  # type: ignore[arg-type]
         return unknown(value.ctx)
@@ -155,6 +157,9 @@ def _join_items(a: Analysis, rule: Rule, items: Value, span: object) -> Value:
         from dpsens.rules.arrays import extreme
 
         return extreme(a, rule, {"a": items}, span)
+    if isinstance(items.type, T.ListType) and isinstance(items.type.elem, T.Scalar):
+        # |max_i a_i − max_i b_i| ≤ max_i |a_i − b_i| ≤ the list's distance (the same for min).
+        return Value(items.type.elem, items.ctx)
     parts = items.parts if isinstance(items.type, T.TupleType) else None
     if not parts:
         name = rule.qualname.split(".")[-1]
@@ -240,6 +245,9 @@ def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool
     x = first_argument(bound)
     x = _numbers_as_vector(x) or x  # sum((a, b)), np.mean([a, b]): as numpy's array of them
     axis, extra = _axis(a, bound, rule, span)
+    if isinstance(x.type, T.ListType) and not mean and axis is None \
+            and x.type.elem in (T.REAL, T.INTEGER):
+        return Value(x.type.elem, C.add(x.ctx, extra))  # |Σ a_i − Σ b_i| ≤ Σ |a_i − b_i|
     if rule.qualname == "builtins.sum" and isinstance(x.type, T.Matrix):
         axis = 0  # Python's sum iterates over the rows
     shape = _summed(x.type, axis) if axis != -1 else None

@@ -168,7 +168,7 @@ def store_into_a_listed_array(v: MetricVector[L1, Real], x: Real) -> Real:  # ex
     return float(np.sum(v))
 
 
-def list_store_at_an_unknown_position(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=inf; y=inf; k=static; returns=unknown
+def list_store_at_an_unknown_position(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=1; y=1; k=static
     a = [x, 0.0]
     a[k] = y
     return a[0]

@@ -1,0 +1,128 @@
+"""Lists that grow: append, extend, +=, concatenation, repetition, and lists of unknown length
+(R-list: a list's distance is the sum of its elements' distances, as a tuple's)."""
+
+import numpy as np
+
+from dpsens import L1, MetricVector, Priv, Real, Static, laplace_mechanism
+
+
+def appended_in_a_loop(x: Real, y: Real, k: Static[int]) -> list[Real]:  # expect: x=1; y=k; k=static; assumes=k >= 0
+    out = [x]
+    for _ in range(k):
+        out.append(y)
+    return out
+
+
+def sum_of_appended(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=1; y=2*k; k=static; assumes=k >= 0
+    out = [x]
+    for _ in range(k):
+        out.append(2 * y)
+    return sum(out)
+
+
+def max_of_appended(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=1; y=k; k=static; assumes=k >= 0
+    out = []
+    for _ in range(k):
+        out.append(y)
+    out.append(x)
+    return max(out)
+
+
+def iterated_list(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=3; y=3*k + 3; k=static; assumes=k >= 0
+    out = [x, y]
+    for _ in range(k):
+        out.append(y)
+    total = 0.0
+    for v in out:
+        total = total + 3 * v
+    return total
+
+
+def element_of_a_grown_list(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=1; y=k; k=static; assumes=k >= 0
+    out = [x]
+    for _ in range(k):
+        out.append(y)
+    return out[len(out) - 1]
+
+
+def appended_straight(x: Real, y: Real) -> Real:  # expect: x=0; y=1
+    out = [x]
+    out.append(y)
+    return out[1]
+
+
+def extended(x: Real, y: Real) -> Real:  # expect: x=1; y=2
+    out = [x]
+    out.extend([y, y])
+    return sum(out)
+
+
+def augmented(x: Real, y: Real) -> Real:  # expect: x=1; y=2
+    out = [x]
+    out += [y, y]
+    return sum(out)
+
+
+def concatenated(x: Real, y: Real) -> Real:  # expect: x=0; y=1
+    both = [x] + [y]
+    return both[1]
+
+
+def repeated(x: Real, k: Static[int]) -> list[Real]:  # expect: x=max(0, k); k=static
+    return [x] * k
+
+
+def repeated_known(x: Real) -> Real:  # expect: x=3
+    return sum([x] * 3)
+
+
+def stored_at_a_loop_index(v: MetricVector[L1, Real], k: Static[int]) -> list[Real]:  # expect: v=k; k=static; assumes=k >= 0
+    out = [0.0] * k
+    for i in range(k):
+        out[i] = float(np.sum(v))
+    return out
+
+
+def list_parameter(xs: list[Real]) -> Real:  # expect: xs=2
+    return sum(xs) + max(xs)
+
+
+def list_parameter_element(xs: list[Real], y: Real) -> Real:  # expect: xs=1; y=1
+    return xs[0] + y
+
+
+# Appending to a list shared with another name changes both: the other name is unknown.
+def appended_through_an_alias(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf; returns=unknown
+    out = [x]
+    same = out
+    out.append(y)
+    return same[1]
+
+
+# The caller's list changes: a parameter may not be appended to.
+def appended_to_a_parameter(xs: list[Real]) -> Real:  # expect: xs=inf; returns=unknown
+    xs.append(1.0)  # E: DPS205
+    return sum(xs)
+
+
+# The number of appends depends on x: so does the list's length.
+def length_from_data(x: Real, y: Real) -> Real:  # expect: x=inf; y=1
+    out = [y]
+    if x > 0:
+        out.append(1.0)
+    return sum(out)
+
+
+# Noised values are public: a list of them is released at the mechanisms' cost.
+def noisy_answers(v: MetricVector[L1, Real], eps: Static[float], k: Static[int]) -> Priv[list[Real]]:  # expect: v=(eps*k, 0); eps=static; k=static; accounting=basic; assumes=eps > 0, k >= 0
+    answers = []
+    for _ in range(k):
+        answers.append(laplace_mechanism(1, eps, float(np.sum(v))))
+    return answers
+
+
+def noisy_filled(v: MetricVector[L1, Real], eps: Static[float], k: Static[int]) -> Priv[list[Real]]:  # expect: v=(eps*k, 0); eps=static; k=static; accounting=basic; assumes=eps > 0, k >= 0
+    answers = [0.0] * k
+    for i in range(k):
+        answers[i] = laplace_mechanism(1, eps, float(np.sum(v)))
+    return answers

@@ -1,0 +1,148 @@
+"""Python's own semantics where the analysis used to assume otherwise (D52-D54)."""
+
+import numpy as np
+
+from dpsens import L1, MetricVector, Real, Static
+
+
+# D52: a mask, an integer array, a Boolean, None or () writes many entries, not one.
+def store_through_a_mask(x: Real) -> Real:  # expect: x=45
+    w = np.zeros(5)
+    w[w == 0] = 9.0 * x
+    return np.sum(w)
+
+
+def store_through_an_empty_tuple(x: Real) -> Real:  # expect: x=108
+    w = np.zeros((3, 4))
+    w[()] = 9.0 * x
+    return np.sum(w)
+
+
+def store_through_a_boolean(x: Real) -> Real:  # expect: x=27
+    w = np.zeros(3)
+    w[True] = 9.0 * x
+    return np.sum(w)
+
+
+def store_through_none(x: Real) -> Real:  # expect: x=27
+    w = np.zeros(3)
+    w[None] = 9.0 * x
+    return np.sum(w)
+
+
+def store_into_one_entry(x: Real) -> Real:  # expect: x=9
+    w = np.zeros(3)
+    w[1] = 9.0 * x
+    return np.sum(w)
+
+
+def store_into_one_row(x: Real) -> Real:  # expect: x=36
+    w = np.zeros((3, 4))
+    w[1] = 9.0 * x
+    return np.sum(w)
+
+
+# D53: a loop that may run no iteration leaves its target as it was.
+def target_after_an_empty_range(x: Real) -> Real:  # expect: x=10
+    i = 10
+    for i in range(0):
+        pass
+    return i * x
+
+
+def target_after_a_backward_range(x: Real) -> Real:  # expect: x=10
+    i = 10
+    for i in range(5, 2):
+        pass
+    return i * x
+
+
+def target_after_a_range_of_k(x: Real, k: Static[int]) -> Real:  # expect: x=max(10, abs(k)); k=static; assumes=k >= 0
+    i = 10
+    for i in range(k):
+        pass
+    return i * x
+
+
+def target_after_an_empty_array(x: Real) -> Real:  # expect: x=100
+    e = 100.0 * x
+    for e in np.zeros(0):
+        pass
+    return e
+
+
+# D54: sizes are at least 1 in every analysis, so a call must pass sizes of at least 1.
+def last_entry(x: Real, v: MetricVector[L1, Real]) -> Real:  # expect: x=0; v=1
+    s = 100.0 * x
+    for e in v:
+        s = e
+    return s
+
+
+def passes_an_empty_slice(x: Real, v: MetricVector[L1, Real]) -> Real:  # expect: x=inf; v=inf; returns=unknown
+    return last_entry(x, v[0:0])  # E: DPS306
+
+
+def passes_a_shorter_slice(x: Real, v: MetricVector[L1, Real]) -> Real:  # expect: x=0; v=1; assumes=len(v) >= 2
+    return last_entry(x, v[1:])
+
+
+def passes_a_static_slice(x: Real, v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: x=0; v=1; k=static; assumes=k >= 0, len(v) - min(k, len(v)) >= 1
+    return last_entry(x, v[k:])
+
+
+# D55: Python assigns a tuple target's parts left to right: a, then a[0] (now b's array).
+def tuple_target_in_order(x: Real) -> Real:  # expect: x=9
+    a = np.zeros(2)
+    b = np.zeros(2)
+    a, a[0] = b, 9.0 * x
+    return b[0]
+
+
+def swapped(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    a, b = x, y
+    b, a = a, b
+    return a + 2 * b
+
+
+# D56: a[i] op= e on an array held by a list changes that array in place.
+def in_place_on_a_listed_array(x: Real) -> Real:  # expect: x=27
+    w = np.zeros(3)
+    listed = [w, w]
+    listed[0] += 9.0 * x
+    return w[0]
+
+
+# A concatenation holds the very objects its operands hold.
+def store_into_a_concatenated_array(x: Real) -> Real:  # expect: x=inf
+    w = np.zeros(3)
+    both = [w] + [0.0]
+    both[0][0] = 9.0 * x
+    return w[0]
+
+
+# D57: generators and coroutines return no value of the body; decorated nested defs,
+# whatever their decorators make of them.
+def generator(x: Real) -> Real:  # expect: x=inf  # E: DPS201
+    yield x
+
+
+async def coroutine(x: Real) -> Real:  # expect: x=inf  # E: DPS201
+    return x
+
+
+def nested_generator(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    def values(t):  # E: DPS201
+        yield 100.0 * t
+    return next(values(x))
+
+
+def _boost(f):  # E: DPS103
+    return lambda t: 100.0 * f(t)
+
+
+def decorated_nested_def(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    @_boost
+    def g(t):  # E: DPS201
+        return t
+    return g(x)  # E: DPS203
