@@ -210,18 +210,20 @@ class CallRules:
             # creator's variables as they are now, which may be the creating block's
             # copy (a loop body still running) or the frame's later values.
             child = scope.child()
-            live = scope.frame.env if isinstance(scope.frame, type(self)) else {}
-            for name, now in live.items():
+            for name, now in _live_values(scope.frame).items():
                 if name in child.env and child.env[name] is not now:
                     child.env[name] = join(child.env[name], now)
         child.ledger, child.shared = self.ledger, self.shared  # spends happen where it is called
         child.foreign = {p.name for p in node.params}
         if isinstance(node, ir.Function):
-            child.frame = child
+            child.frame, child.frame_node, child.outer_frame = child, node, scope.frame
             self.shared.rebound |= set(node.rebound)  # an inlined top-level helper's own
+        defaults = dict(getattr(closure, "defaults", ()))
         for param in node.params:
             value = bound[param.name]
-            child.env[param.name] = value if value is not None else child.expr(param.default)
+            if value is None:
+                value = _default(child, param, defaults.get(param.name))
+            child.env[param.name] = value
         captured = {n: v for n, v in child.env.items() if n not in names}
         if node in self.program.inline_stack:  # g = lambda t: g(t), or through a def
             shown = "a lambda" if isinstance(node, ir.Lambda) else f"'{node.name}'"
@@ -352,6 +354,33 @@ LIST_GROWERS = frozenset({"append", "extend"})
 # ndarray methods that change their receiver instead of returning numpy's function of it
 # (v.sort() sorts v and returns None): never the rule of the function of the same name.
 _IN_PLACE_METHODS = frozenset({"sort", "partition", "fill", "put", "resize", "itemset"})
+
+
+def _live_values(frame: object) -> dict[str, Value]:
+    """The variables a closure made in an activation reads, as they are now: that
+    activation's own, and the enclosing activations' for the names it does not bind
+    (a lambda made by a nested def reads its creator's creator's variables late)."""
+    from dpsens.infer.mutation import assigned_names
+
+    live: dict[str, Value] = {}
+    while frame is not None and hasattr(frame, "env"):
+        node = getattr(frame, "frame_node", None)
+        owned = None if node is None else {p.name for p in node.params} | assigned_names(node)
+        for name, value in frame.env.items():
+            if name not in live and (owned is None or name in owned):
+                live[name] = value
+        frame = getattr(frame, "outer_frame", None)
+    return live
+
+
+def _default(child: Analysis, param: ir.Param, defined: Value | None) -> Value:
+    """A parameter's default: a number as evaluated where the function was defined; an
+    object (an array) is the one bound then, with what was stored into it since, so the
+    value now under the default's names is joined in."""
+    now = child.expr(param.default)  # type: ignore[arg-type]
+    if defined is None:
+        return now
+    return defined if isinstance(defined.type, T.Scalar) else join(defined, now)
 
 
 def _without(items: object, variables: set[str]) -> list[object]:

@@ -66,6 +66,8 @@ class Closure:
 
     node: ir.Lambda | ir.Function
     scope: Analysis
+    # Default values as evaluated where the function was defined, as Python evaluates them.
+    defaults: tuple[tuple[str, Value], ...] = field(default=(), compare=False)
 
 
 class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
@@ -82,6 +84,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         self.assumptions: list[E.Expr] = []  # sympy relations, substituted at call sites
         self.shared = _Shared()
         self.frame: object = self  # the function activation whose variables closures see
+        self.frame_node: ir.Function | None = None  # the nested def this activation runs
+        self.outer_frame: object = None  # the activation that def was defined in
         self.foreign: set[str] = set()  # parameters of an inline-analyzed callee (caller's arrays)
         self.static_params: set[str] = set()  # public, but still the caller's arrays
         self.ledger = Ledger()  # what mechanisms charged, in program order
@@ -297,7 +301,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         Calling it analyzes the body; but where it is lost from view (joined
         with another, returned, passed to unknown code) its captures still count.
         """
-        return Value(T.Callable_(Closure(node, self)), self.captured_by(node))
+        defaults = tuple((p.name, self.expr(p.default)) for p in node.params if p.default is not None)
+        return Value(T.Callable_(Closure(node, self, defaults)), self.captured_by(node))
 
     def captured_by(self, node: ir.Lambda | ir.Function) -> C.Context:
         """The contexts of the values of this scope that a lambda or def reads."""

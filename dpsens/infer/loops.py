@@ -15,7 +15,7 @@ import sympy as sp
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.mutation import nested_statements, target_names
-from dpsens.infer.values import LOOP_PREFIX, Value, join, join_types, unknown
+from dpsens.infer.values import LOOP_PREFIX, Value, join, join_types, list_type, unknown
 from dpsens.privacy.ledger import Charge, Event, Ledger, Loop, retarget, variables
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -37,6 +37,11 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.poisoned = True
         for name in assigned | target_names(s.target, stores=True):
             a.env[name] = unknown(a.tracked())
+        # The body may write into what the target is an element of (for r in (w,): r += x).
+        a.record_loop_aliases(s.target, s.iter)
+        for name in sorted(_changed_in_place(s.body)):
+            if name in a.env:
+                a.invalidate(ir.Name(s.span, name), C.blow_up(a.tracked()))
         return
     count, element, container = iteration
     # A loop that may run no iteration leaves its target as it was (i = 10; for i in range(0)).
@@ -519,6 +524,10 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | N
     if isinstance(container.type, T.ListType):
         # As many iterations as elements: a public number the analysis does not know.
         return Value(T.INTEGER), Value(container.type.elem, container.ctx), container.type
+    listed = list_type(container.type) if isinstance(container.type, T.TupleType) else None
+    if listed is not None:  # a tuple or list display: its elements, in turn
+        count = Value(T.INTEGER, exact=E.number(len(container.type.elts)))  # type: ignore[union-attr]
+        return count, Value(listed.elem, container.ctx), listed
     a.report(it.span if hasattr(it, "span") else s.span, "DPS201",
              "only range(...), vectors, matrices and lists can be iterated")
     return None

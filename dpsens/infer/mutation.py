@@ -444,6 +444,8 @@ def array_sources(value: ir.Expr, may_alias: Callable[[ir.Call], bool],
         return sources(value.body) + sources(value.orelse)
     if isinstance(value, ir.TupleExpr):
         return [(name, True) for e in value.elts for name, _ in sources(e)]
+    if isinstance(value, ir.Unsupported):  # a dict display, a comprehension: may hold them all
+        return [(name, True) for name in value.names]
     if isinstance(value, ir.BinOp) and _may_be_list(value, list_name):
         # [w] + [v] and [w] * 2 hold the very objects their operands hold.
         return [(name, True) for e in (value.left, value.right) for name, _ in sources(e)]

@@ -170,6 +170,11 @@ def join_types(a: T.Type, b: T.Type) -> T.Type | None:
     return None
 
 
+def list_type(t: T.TupleType | T.ListType) -> T.ListType | None:
+    """The list type a tuple's or list's elements share (None when they share no metric)."""
+    return _list_of(_elements(t))
+
+
 def _elements(t: T.TupleType | T.ListType) -> list[T.Type]:
     return list(t.elts) if isinstance(t, T.TupleType) else [t.elem]
 

@@ -146,3 +146,68 @@ def decorated_nested_def(x: Real) -> Real:  # expect: x=inf; returns=unknown
     def g(t):  # E: DPS201
         return t
     return g(x)  # E: DPS203
+
+
+# D58: defaults are evaluated where the function is defined; a lambda made by a nested
+# def reads its creator's creator's variables when called (late binding).
+def default_at_definition(x: Real) -> Real:  # expect: x=100
+    c = 100.0
+    g = lambda t, c=c: c * t
+    c = 1.0
+    return g(x)
+
+
+def default_of_a_rebound_name(x: Real, y: Real) -> Real:  # expect: x=1; y=0
+    h = lambda t=x: t
+    x = y
+    return h()
+
+
+def default_array_changed_later(x: Real) -> Real:  # expect: x=5
+    w = np.zeros(3)
+    g = lambda acc=w: acc[0]
+    w[0] = 5.0 * x
+    return g()
+
+
+def factory_reads_late(x: Real) -> Real:  # expect: x=50
+    c = 1.0
+
+    def make():
+        return lambda t: c * t
+    g = make()
+    c = 50.0
+    return g(x)
+
+
+def factory_reads_its_own(x: Real) -> Real:  # expect: x=3
+    c = 1.0
+
+    def make():
+        c = 3.0
+        return lambda t: c * t
+    g = make()
+    c = 50.0
+    return g(x)
+
+
+# D59: what an unsupported expression builds may hold the arrays it reads.
+def store_through_a_dict(x: Real) -> Real:  # expect: x=inf
+    w = np.zeros(3)
+    d = {1: w}  # E: DPS202
+    d[1][0] = 9.0 * x
+    return w[0]
+
+
+def in_place_in_an_unsupported_loop(x: Real) -> Real:  # expect: x=inf
+    w = np.zeros(3)
+    for r in {1: w}:  # E: DPS201, DPS202
+        r += 9.0 * x
+    return w[0]
+
+
+def iterate_a_tuple(x: Real, y: Real) -> Real:  # expect: x=2; y=2
+    total = 0.0
+    for e in (x, 2 * y, x):
+        total = total + e
+    return total
