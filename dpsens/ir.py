@@ -320,6 +320,7 @@ class Module:
     # Names bound once to an immutable value (a literal, a tuple of them, a type alias):
     # other modules' uses of them cannot change them (only ``m.X = v`` rebinds one).
     values: frozenset[str] = frozenset()
+    patched: frozenset[str] = frozenset()  # library functions it replaces (``np.sum = f``)
     unanalyzed: tuple[Unanalyzed, ...] = ()  # defs in classes or module-level blocks
 
 

@@ -16,6 +16,7 @@ import libcst as cst
 from dpsens.aliasing import VIEW_RESULTS
 from dpsens.frontend.globals import (
     DYNAMIC_NAMES, LIBRARIES, PURE_METHODS, SELF_METHODS, TYPE_MODULES, GlobalFacts,
+    patched_library_names,
     foreign_facts, module_bindings,
 )
 
@@ -393,6 +394,7 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     """The module-level names of ``tree`` that have no single value, and what it writes elsewhere."""
     bound, declared = module_bindings(syntax, text)
     facts = GlobalFacts()
+    facts.patched = patched_library_names(syntax, imports)
     facts.rebound = {name for name, count in bound.items() if count > 1} | declared
     facts.in_functions |= declared
     safe = _single_values(tree, imports)

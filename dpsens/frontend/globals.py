@@ -54,6 +54,7 @@ class GlobalFacts:
     # Names bound once, to an immutable value (a literal, a tuple of them, a type alias):
     # another module's use of them cannot change them, only ``m.X = v`` rebinds them.
     values: set[str] = field(default_factory=set)
+    patched: set[str] = field(default_factory=set)  # library functions it replaces (qualified)
 
 
 def module_bindings(tree: ast.Module, text: str) -> tuple[Counter[str], set[str]]:
@@ -109,6 +110,28 @@ def _qualified_chain(node: ast.expr, imports: dict[str, str], foreign: set[str])
     if isinstance(node, ast.Name) and node.id in foreign:
         return ".".join((imports[node.id], *reversed(parts)))
     return None
+
+
+def patched_library_names(syntax: ast.Module, imports: dict[str, str]) -> set[str]:
+    """Library functions the module replaces or deletes (``np.sum = f``,
+    ``builtins.abs = g``), qualified: their stubs no longer describe them."""
+    libraries = {name for name, qualified in imports.items()
+                 if qualified.split(".")[0] in LIBRARIES | {"builtins", "math"}}
+    found = set()
+    for node in ast.walk(syntax):
+        if isinstance(node, (ast.Assign, ast.Delete)):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            for part in ast.walk(target):  # a, np.sum = ...: every part of a tuple target
+                if isinstance(part, ast.Attribute) and isinstance(part.ctx, (ast.Store, ast.Del)):
+                    name = _qualified_chain(part, imports, libraries)
+                    if name is not None:
+                        found.add(name)
+    return found
 
 
 def _foreign_writes(syntax: ast.Module, imports: dict[str, str], foreign: set[str],

@@ -156,7 +156,8 @@ class _ModuleLowerer(StmtLowerer):
             changed_in_functions=frozenset(facts.in_functions),
             foreign_changed=frozenset(facts.foreign), foreign_stored=frozenset(facts.foreign_stored),
             foreign_in_functions=frozenset(facts.foreign_in_functions),
-            values=frozenset(facts.values), unanalyzed=self._unanalyzed(tree),
+            values=frozenset(facts.values), patched=frozenset(facts.patched),
+            unanalyzed=self._unanalyzed(tree),
         )
 
     def _unanalyzed(self, tree: cst.Module) -> tuple[ir.Unanalyzed, ...]:

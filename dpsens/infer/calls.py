@@ -25,11 +25,15 @@ class CallRules:
         if isinstance(e.func, ir.Attribute) and self._is_method_call(e.func):
             return self._method_call(e)
         qualified = self.qualify(e.func)
+        patched = qualified in self.program.patched
+        if patched:
+            self.report(e.span, "DPS206", f"'{qualified}' is replaced by the program (an "
+                        "assignment to it): its dpsens rule does not describe it")
         known = qualified is not None and qualified not in self.program.rebound and (
             qualified in self.program.functions or self.program.rules.get(qualified) is not None)
-        if (qualified is not None and not known and qualified not in self.program.rebound
-                and self.program.constant(self.module, ir.dotted_name(e.func) or "") is None):
-            callee = Value(T.Callable_(None))
+        if patched or (qualified is not None and not known and qualified not in self.program.rebound
+                       and self.program.constant(self.module, ir.dotted_name(e.func) or "") is None):
+            callee = Value(T.Callable_(None))  # an unknown function
         else:
             callee = self.expr(e.func)
         args = [self.argument(a) for a in e.args]

@@ -52,6 +52,7 @@ class Program:
         self.shared_state = self._not_described(
             {f"{m.name}.{n}" for m in modules for n in m.changed_in_functions}
             | {n for m in modules for n in self._foreign(m, m.foreign_in_functions)})
+        self.patched = frozenset().union(*(m.patched for m in modules))  # np.sum = f
         self.summaries: dict[str, Summary] = {}
         # Summaries without the configured bindings, for call sites of functions that have
         # some: a caller's arguments, not `--bind f.eps=...`, give the callee's values.

@@ -1,0 +1,45 @@
+"""A program that replaces a library function loses that function's rule (D60).
+
+The programs are analyzed, never run: running them would patch numpy for the
+whole test session.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dpsens.check import check_paths
+
+PATCHES = {
+    "np.sum = lambda v: 100.0 * v[0]": "np.sum(v)",
+    "numpy.linalg.norm = lambda v: 100.0 * v[0]": "numpy.linalg.norm(v)",
+    "from numpy import linalg\nlinalg.norm = lambda v: 100.0 * v[0]": "np.linalg.norm(v)",
+    "builtins.abs = lambda t: 100.0 * t": "abs(v[0])",
+    "del builtins.abs": "abs(v[0])",
+}
+
+
+@pytest.mark.parametrize("patch, call", PATCHES.items())
+def test_a_replaced_function_is_unbounded(tmp_path: Path, patch: str, call: str) -> None:
+    path = tmp_path / "patched.py"
+    path.write_text("import builtins\nimport numpy\nimport numpy as np\n"
+                    "from dpsens import L1, MetricVector, Real\n\n"
+                    f"{patch}\n\n\n"
+                    "def f(v: MetricVector[L1, Real]) -> Real:\n"
+                    f"    return {call}\n")
+    [report] = check_paths([str(path)]).files
+    [function] = report.functions
+    assert function["params"][0]["sensitivity"] == "inf"
+    assert any(d.code == "DPS206" and "replaced" in d.message for d in report.diagnostics)
+
+
+def test_an_unpatched_function_keeps_its_rule(tmp_path: Path) -> None:
+    path = tmp_path / "plain.py"
+    path.write_text("import numpy as np\nfrom dpsens import L1, MetricVector, Real\n\n"
+                    "scale = np.sum\n\n\n"
+                    "def f(v: MetricVector[L1, Real]) -> Real:\n"
+                    "    return np.sum(v)\n")
+    [report] = check_paths([str(path)]).files
+    assert report.functions[0]["params"][0]["sensitivity"] == "1"
