@@ -386,6 +386,10 @@ def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple
             and isinstance(s.target, ir.NameTarget) and s.target.id not in assigned):
         return {}
     args = s.iter.args
+    if len(args) == 3:  # counting down may reach negative indices: -1 and n - 1 are one entry
+        step = a.expr(args[2])
+        if not (step.public and step.exact is not None and step.exact.is_positive):
+            return {}
     if len(args) >= 2:  # negative indices count from the end: -1 and n - 1 are one entry
         start = a.expr(args[0])
         if not (start.public and start.exact is not None and start.exact.is_nonnegative):
@@ -497,18 +501,21 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | N
     if isinstance(it, ir.Call) and a.qualify(it.func) == "builtins.range" and not it.keywords:
         bounds = [a.expr(arg) for arg in it.args]
         step = bounds[2] if len(bounds) == 3 else Value(T.INTEGER, exact=E.ONE)
-        if len(bounds) in (1, 2, 3) and step.exact is not None and step.exact.is_positive:
+        if len(bounds) in (1, 2, 3) and step.exact is not None and step.exact.is_nonzero:
             start = bounds[0] if len(bounds) >= 2 else Value(T.INTEGER, exact=E.ZERO)
             stop = bounds[1] if len(bounds) >= 2 else bounds[0]
             ctx = C.total([start.ctx, stop.ctx, step.ctx])
             exact = None
             if start.exact is not None and stop.exact is not None:
-                span = stop.exact - start.exact
+                # range(10, 0, -3) counts down: 10, 7, 4, 1.
+                direction = 1 if step.exact.is_positive else -1
+                span = direction * (stop.exact - start.exact)
+                step_size = direction * step.exact
                 if span.is_negative:
                     span = E.ZERO
                 elif not span.is_nonnegative:
                     a.assume(sp.Ge(span, 0))  # a negative count would make s^k wrong
-                exact = span if step.exact == E.ONE else sp.ceiling(span / step.exact)
+                exact = span if step_size == E.ONE else sp.ceiling(span / step_size)
             bound = None
             if start.magnitude() is not None and stop.magnitude() is not None:
                 bound = E.smax(start.magnitude() or E.ZERO, stop.magnitude() or E.ZERO)

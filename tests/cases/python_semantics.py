@@ -211,3 +211,18 @@ def iterate_a_tuple(x: Real, y: Real) -> Real:  # expect: x=2; y=2
     for e in (x, 2 * y, x):
         total = total + e
     return total
+
+
+# range() counting down (it was DPS201): 10, 7, 4, 1.
+def counting_down(x: Real) -> Real:  # expect: x=22
+    total = 0.0
+    for i in range(10, 0, -3):
+        total = total + i * x
+    return total
+
+
+def counting_down_from_k(x: Real, k: Static[int]) -> Real:  # expect: x=k; k=static; assumes=k >= 0
+    total = 0.0
+    for _ in range(k, 0, -1):
+        total = total + x
+    return total
