@@ -162,53 +162,31 @@ def _exits(node: cst.CSTNode) -> bool:
     """Whether a statement may leave its block early (return, break, continue, yield)."""
     if isinstance(node, (cst.Return, cst.Break, cst.Continue)):
         return True
-    finder = _ExitFinder()
-    node.visit(finder)
-    return finder.found
-
-
-class _ExitFinder(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found = False
-
-    def visit_Return(self, node: cst.Return) -> None:
-        self.found = True
-
-    def visit_Break(self, node: cst.Break) -> None:
-        self.found = True
-
-    def visit_Continue(self, node: cst.Continue) -> None:
-        self.found = True
-
-    def visit_Yield(self, node: cst.Yield) -> None:
-        self.found = True
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False  # a nested def's returns are its own
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
+    return _contains(node, (cst.Return, cst.Break, cst.Continue, cst.Yield))
 
 
 def _is_generator(node: cst.FunctionDef) -> bool:
     """A def whose own body yields (not a nested def's or lambda's)."""
-    finder = _YieldFinder()
-    node.body.visit(finder)
+    return _contains(node.body, (cst.Yield,))
+
+
+def _contains(node: cst.CSTNode, kinds: tuple[type[cst.CSTNode], ...]) -> bool:
+    """Whether a node of these kinds is under node, outside nested defs and lambdas (their
+    returns and yields are their own)."""
+    finder = _Finder(kinds)
+    node.visit(finder)
     return finder.found
 
 
-class _YieldFinder(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found = False
+class _Finder(cst.CSTVisitor):
+    def __init__(self, kinds: tuple[type[cst.CSTNode], ...]) -> None:
+        self.kinds, self.found = kinds, False
 
-    def visit_Yield(self, node: cst.Yield) -> None:
-        self.found = True
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            return False
+        self.found = self.found or isinstance(node, self.kinds)
+        return not self.found
 
 
 def rebound_by_nested(body: cst.BaseSuite) -> tuple[str, ...]:
