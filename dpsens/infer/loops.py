@@ -52,7 +52,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     for name in in_place:
         if name in a.env:
             assigned |= a.alias_group(name)[1]  # a store through b changes a too
-    repetitions = count.exact if count.public and count.exact is not None else E.INF
+    # At most this many iterations (composition only grows with the number of steps).
+    repetitions = (count.exact if count.exact is not None else count.bound or E.INF) \
+        if count.public else E.INF
     carried = sorted(name for name in assigned if name in a.env)
     types = {name: a.env[name].type for name in carried}
     mark = (len(a.shared.trace), len(a.shared.samples))
@@ -516,10 +518,13 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | N
                 elif not span.is_nonnegative:
                     a.assume(sp.Ge(span, 0))  # a negative count would make s^k wrong
                 exact = span if step_size == E.ONE else sp.ceiling(span / step_size)
-            bound = None
+            bound = most = None
             if start.magnitude() is not None and stop.magnitude() is not None:
                 bound = E.smax(start.magnitude() or E.ZERO, stop.magnitude() or E.ZERO)
-            return Value(T.INTEGER, ctx, exact), Value(T.INTEGER, C.blow_up(ctx), bound=bound), None
+                # |stop − start| ≤ |start| + |stop| iterations, at any step of size ≥ 1.
+                most = E.add(start.magnitude() or E.ZERO, stop.magnitude() or E.ZERO)
+            count = Value(T.INTEGER, ctx, exact, bound=most if exact is None else None)
+            return count, Value(T.INTEGER, C.blow_up(ctx), bound=bound), None
     container = a.expr(it)
     if isinstance(container.type, T.Vector):
         entry = Value(T.Scalar(container.type.elem), container.ctx)
@@ -553,6 +558,8 @@ def _iterate(a: Analysis, s: ir.For, count: Value, transfer: dict[str, C.Context
     ratio, added = _without_invariants(ratio, rest, initial)
     if count.public and n is not None:
         return _closed_form(n, ratio, added, initial, pseudo)
+    if count.public and count.bound is not None:
+        return _at_most(count.bound, ratio, added, initial, pseudo)
     return _unbounded(a, s, count, ratio, added, initial, pseudo)
 
 
@@ -647,6 +654,17 @@ def _closed_form(n, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-de
     final = {u: _geometric_state(n, *bounds[u]) for u in ratio}
     last = {u: _geometric_state(n - 1, *bounds[u]) for u in ratio}
     return final, _by_pseudo(last, pseudo)
+
+
+def _at_most(most, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
+    """A public count of at most ``most`` iterations (``range(i)`` inside ``for i in
+    range(70)``): the closed form's start term s^k is largest at k = 0 or k = most, and
+    its added term Σ_{j<k} s^j grows with k; every state is within both maxima."""
+    final = {}
+    for u, (growth, start, added) in _subsystems(ratio, rest, initial).items():
+        final[u] = C.add(C.scale(E.smax(E.ONE, E.power(growth, most)), start),
+                         C.scale(E.geometric(growth, most), added))
+    return final, _by_pseudo(final, pseudo)
 
 
 def _geometric_state(n: E.Expr, s: E.Expr, start: C.Context, added: C.Context) -> C.Context:

@@ -84,3 +84,31 @@ def unknown_count_symbolic(x: Real, n: Integer, c: Static[float]) -> Real:  # ex
     for _ in range(n):
         x = c * x
     return x
+
+
+# A count with no exact value but a public bound (an outer index): at most that many
+# iterations (it was ∞). Each of the 70 outer iterations is charged 70 inner ones.
+def triangular(x: Real) -> Real:  # expect: x=4900
+    s = 0.0
+    for i in range(70):
+        for _ in range(i):
+            s = s + x
+    return s
+
+
+def triangular_k(x: Real, k: Static[int]) -> Real:  # expect: x=k*abs(k); k=static; assumes=k >= 0
+    s = 0.0
+    for i in range(k):
+        for _ in range(i):
+            s = s + x
+    return s
+
+
+# The start's factor 1/2^j is largest at j = 0: a shrinking carry keeps its start once.
+def shrinking_inner(x: Real, y: Real) -> Real:  # expect: x=1; y=1180591620717411303423/590295810358705651712
+    s = 0.0
+    for i in range(70):
+        s = x
+        for _ in range(i):
+            s = s / 2 + y
+    return s
