@@ -38,9 +38,9 @@ def neighbour(metric: Metric, value: Any, rng: np.random.Generator) -> Any:
         changed = rng.random(len(parts)) < 0.5
         if len(parts):
             changed[int(rng.integers(len(parts)))] = True
-        other = [neighbour(part, item, rng) if change else item
+        moved = [neighbour(part, item, rng) if change else item
                  for part, item, change in zip(parts, value, changed)]
-        return tuple(other) if metric.shape == "tuple" else other
+        return tuple(moved) if metric.shape == "tuple" else moved
     if metric.shape == "scalar":
         if metric.kind in ("Data", "Bool"):
             return _element(metric.kind, float(rng.normal(0, 10)))
@@ -64,15 +64,16 @@ def adversarial_pairs(metric: Metric, n: int, d: int) -> list[tuple[Any, Any]]:
         parts = metric.parts if metric.shape == "tuple" else metric.parts * n
         cases = [adversarial_pairs(part, n, d) for part in parts]
         size = min((len(c) for c in cases), default=0)
-        pairs = [tuple(zip(*(c[i] for c in cases))) for i in range(size)]
+        combined: list[tuple[Any, Any]] = [
+            (tuple(c[i][0] for c in cases), tuple(c[i][1] for c in cases)) for i in range(size)]
         for position, own in enumerate(cases):
             for first, second in own:
                 base = [c[0][0] for c in cases]
-                pairs.append((tuple(base[:position] + [first] + base[position + 1:]),
-                              tuple(base[:position] + [second] + base[position + 1:])))
+                combined.append((tuple(base[:position] + [first] + base[position + 1:]),
+                                 tuple(base[:position] + [second] + base[position + 1:])))
         if metric.shape == "list":
-            pairs = [(list(a), list(b)) for a, b in pairs]
-        return pairs  # type: ignore[return-value]
+            return [(list(a), list(b)) for a, b in combined]
+        return combined
     if metric.shape == "scalar":
         if metric.kind in ("Data", "Bool"):
             return [(0.0, 1.0), (0.1, 0.2), (-1e6, 1e6)]

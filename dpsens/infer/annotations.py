@@ -104,7 +104,8 @@ class AnnotationResolver:
                 parts = [self.metric(e) for e in expr.index if not isinstance(e, ir.Slice)]
                 t = T.TupleType(tuple(p[0] for p in parts))
                 return t, "tuple[" + ", ".join(p[1] for p in parts) + "]"
-            if base == "builtins.list" and len(expr.index) == 1:
+            if base == "builtins.list" and len(expr.index) == 1 \
+                    and not isinstance(expr.index[0], ir.Slice):
                 elem, text = self.metric(expr.index[0])
                 return T.ListType(elem), f"list[{text}]"
         if name in _CONTAINERS:

@@ -656,7 +656,9 @@ def _closed_form(n, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-de
     return final, _by_pseudo(last, pseudo)
 
 
-def _at_most(most, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
+def _at_most(most: E.Expr, ratio: dict[str, dict[str, E.Expr]], rest: dict[str, C.Context],
+             initial: dict[str, C.Context], pseudo: dict[str, str]
+             ) -> tuple[dict[str, C.Context], dict[str, C.Context]]:
     """A public count of at most ``most`` iterations (``range(i)`` inside ``for i in
     range(70)``): the closed form's start term s^k is largest at k = 0 or k = most, and
     its added term Σ_{j<k} s^j grows with k; every state is within both maxima."""
