@@ -140,6 +140,27 @@ def is_discrete_metric(t: Type) -> bool:
     return False
 
 
+def has_whole_steps(t: Type) -> bool:
+    """Distances are whole numbers d, and values d apart are joined by d moves of 1, so
+    group privacy costs at most d units ((L2, ·) is not: √k apart is k moves apart)."""
+    if isinstance(t, (Vector, Matrix)) and t.norm == "L2":
+        return False
+    if isinstance(t, TupleType):
+        return all(has_whole_steps(e) for e in t.elts)
+    if isinstance(t, ListType):
+        return has_whole_steps(t.elem)
+    return is_discrete_metric(t)
+
+
+def unit_steps(t: Type) -> E.Expr:
+    """How many moves of at most 1 join any two values of the type (inf: unbounded)."""
+    if isinstance(t, Scalar) and t.kind in ("Data", "Bool"):
+        return E.ONE
+    if isinstance(t, Vector) and t.elem == "Data":
+        return E.ONE if t.norm == "L_inf" else t.length  # L1 and L2: one entry per move
+    return E.INF
+
+
 def is_bounded_by_one(t: Type) -> bool:
     """Every distance is at most 1 (discrete scalars, (L_inf, Data) vectors)."""
     if isinstance(t, Scalar):

@@ -118,6 +118,29 @@ def test_a_long_loop_is_accounted_in_bounded_time_and_memory(tmp_path: Path) -> 
 
 
 @pytest.mark.dp_accounting
+def test_mechanisms_with_wide_losses_are_accounted_quickly(tmp_path: Path) -> None:
+    """Laplace at ε = 1000 (its PLD grid held 2·10⁷ points: 60 s and 3 GB) and a zCDP
+    Gaussian at ρ = 10⁶ (MemoryError in dp-accounting, DPS001): the PLD grid is held
+    to a bounded number of points, and basic composition answers in seconds."""
+    import time
+
+    program = tmp_path / "wide.py"
+    program.write_text(
+        "from dpsens import Priv, Real, gaussian_mechanism_zcdp, laplace_mechanism\n\n"
+        "def wide(x: Real) -> Priv[Real]:\n"
+        "    return laplace_mechanism(1.0, 1000.0, x)\n\n"
+        "def mixed(x: Real) -> Priv[Real]:\n"
+        "    return laplace_mechanism(1.0, 0.1, x) + gaussian_mechanism_zcdp(1.0, 1e6, x)\n")
+    started = time.monotonic()
+    [file] = check_paths([str(program)]).files
+    assert time.monotonic() - started < 30
+    assert not file.diagnostics
+    wide, mixed = ({p["name"]: p for p in f["params"]}["x"] for f in file.functions)
+    assert (wide["epsilon"], wide["delta"]) == ("1000", "0")
+    assert mixed["epsilon"] == "2000*sqrt(log(100000)) + 10000001/10"  # 1/10 + ρ + 2√(ρ ln 1e5)
+
+
+@pytest.mark.dp_accounting
 def test_a_sample_amplifies_the_best_bound_of_its_loop(tmp_path: Path) -> None:
     """100 Laplace(0.1) on one sample of 100 rows out of 1,000: the loop's PLD bound,
     amplified (basic inside gave log(0.9 + e^10/10) = 7.698)."""

@@ -270,17 +270,20 @@ class CallRules:
         return Value(T.REAL, ctx)
 
     def function_sensitivity(self: Analysis, function: Value, arg_types: Sequence[T.Type],
-                             span: ir.Span, sources: Sequence[C.Context | None] = (),
+                             span: ir.Span, sources: Sequence[Value | None] = (),
                              repetitions: E.Expr | None = None) -> tuple[list[E.Expr], Value]:
         """Per-position sensitivities of a function value, and its result (other ctx = captures).
 
         A builtin that applies the function once per row passes ``sources`` (the
-        context each argument comes from) and the number of applications: privacy
-        spent on an argument is then paid once by its source (each row is used by
-        one application: parallel composition), and privacy spent on captured
-        values once per application.
+        container each argument is a row or entry of) and the number of
+        applications: privacy spent on an argument is then paid once by its
+        source, at the distance its elements move together (each row is used by
+        one application: parallel composition) when that cost is linear in the
+        distance (ledger.linear), else once per application at the container's
+        distance; privacy spent on captured values once per application.
         """
-        from dpsens.privacy.ledger import Ledger, Loop, retarget
+        from dpsens.privacy.ledger import Event, Ledger, Loop, linear, project, retarget
+        from dpsens.rules.higher_order import per_element
 
         names = [self.fresh_variable("arg", t) for t in arg_types]
         args = [Value(t, C.single(n)) for t, n in zip(arg_types, names)]
@@ -291,14 +294,26 @@ class CallRules:
         finally:
             self.ledger = outer
         if spent:
-            per_argument = {n: dict(src) for n, src in zip(names, sources) if src is not None}
-            if repetitions is None or len(per_argument) < len(names):
+            containers = list(sources)
+            each: dict[str, dict[str, E.Expr]] = {}  # arguments paid once per application
+            if repetitions is None or len(containers) < len(names) or \
+                    any(c is None for c in containers):
                 self.report(span, "DPS405", "privacy is spent inside a function this builtin "
                             "applies an unknown number of times to unknown data")
-                per_argument = {n: dict(C.blow_up(self.tracked())) for n in names}
+                self.ledger.items.extend(retarget(
+                    spent, {n: dict(C.blow_up(self.tracked())) for n in names}))
                 repetitions = E.INF
-            self.ledger.items.extend(retarget(spent, per_argument))
+            else:
+                for name, t, container in zip(names, arg_types, containers):
+                    assert container is not None
+                    paid = linear(project(spent, name), T.has_whole_steps(t))
+                    if paid is None:  # one element is at most its container away
+                        each[name] = dict(container.ctx)
+                    else:
+                        self.ledger.items.extend(retarget([Event({name: paid})],
+                                                          {name: dict(per_element(container))}))
             others = [i for i in _without(spent, set(names)) if i is not None]
+            others += retarget(spent, each)
             if others:
                 self.ledger.items.append(Loop(repetitions, tuple(others)))
         sensitivities = [result.ctx.get(n, E.ZERO) for n in names]

@@ -16,7 +16,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.mutation import nested_statements, target_names
 from dpsens.infer.values import LOOP_PREFIX, Value, join, join_types, list_type, unknown
-from dpsens.privacy.ledger import Charge, Event, Ledger, Loop, retarget, variables
+from dpsens.privacy.ledger import Charge, Event, Ledger, Loop, linear, retarget, variables
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -136,7 +136,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     items = a.close_samples(body.ledger.items, mark[1])
     once: list = []  # type: ignore[type-arg]
     for variable, factor, source in shares:
-        items, paid_once = _parallel_pure(items, (variable, factor), source)
+        # (a range loop's element variable has its container's type: the same metric kind)
+        whole = T.has_whole_steps(a.var_types[variable])
+        items, paid_once = _parallel_pure(items, (variable, factor), source, whole)
         once += paid_once
     # Other charges on one element are paid by the container, every iteration.
     items = _moved(items, {variable: source for variable, _, source in shares})
@@ -241,24 +243,28 @@ def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
 
 
 def _parallel_pure(items: list, share: tuple[str, E.Expr],  # type: ignore[type-arg]
-                   container: C.Context) -> tuple[list, list]:  # type: ignore[type-arg]
+                   container: C.Context, whole: bool) -> tuple[list, list]:  # type: ignore[type-arg]
     """Pure-DP and Gaussian charges on the element, made directly in the body: paid once,
     by F·Γ.
 
     Parallel composition: iteration t's mechanisms see only element t. A pure
-    ε-DP charge grows linearly with distance (group privacy), so together the
-    iterations cost ε·Σ_t d_t ≤ ε·F·d(container); a Gaussian with μ per unit
-    distance is μ·d_t-GDP on element t, and together √(Σ_t (μ·d_t)²) ≤
-    μ·F·d(container) (Dong–Roth–Su composition). Other charges, and charges
-    under a branch or an inner loop, stay per iteration.
+    ε-DP charge that grows linearly with distance costs the iterations
+    ε·Σ_t d_t ≤ ε·F·d(container) together; a capped one is paid at its linear
+    bound, and one that any move may cost in full only over elements whose
+    changes are whole (ledger.linear); a Gaussian with μ per unit distance is
+    μ·d_t-GDP on element t, and together √(Σ_t (μ·d_t)²) ≤ μ·F·d(container)
+    (Dong–Roth–Su composition). Other charges, and charges under a branch or an
+    inner loop, stay per iteration.
     """
     variable, factor = share
     kept: list = []  # type: ignore[type-arg]
     once: list = []  # type: ignore[type-arg]
     for item in items:
         history = item.charges.get(variable) if isinstance(item, Event) else None
-        if history and all(_linear_in_distance(c) for c in history):
-            once.append(Event({variable: history}))
+        paid = linear(history, whole) if history and all(isinstance(c, Charge) for c in history) \
+            else None
+        if paid:
+            once.append(Event({variable: paid}))
             rest = {v: h for v, h in item.charges.items() if v != variable}
             if rest:
                 kept.append(Event(rest))
@@ -267,13 +273,6 @@ def _parallel_pure(items: list, share: tuple[str, E.Expr],  # type: ignore[type-
     if not once:
         return items, []
     return kept, retarget(once, {variable: dict(C.scale(factor, container))})
-
-
-def _linear_in_distance(item: object) -> bool:
-    """A charge whose guarantee over several elements adds up by distance: pure or Gaussian."""
-    if not isinstance(item, Charge):
-        return False
-    return E.is_zero(item.delta) or (item.gaussian is not None and item.laplace is None)
 
 
 def _moved(items: list, moves: dict[str, C.Context]) -> list:  # type: ignore[type-arg]

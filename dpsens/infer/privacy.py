@@ -89,7 +89,9 @@ class PrivacyRules:
         """A call of a PrivacyFunction parameter: it costs the symbols eps(f), delta(f)."""
         if not self.require_privacy(span, f"'{name}'"):
             return unknown(C.total(a.ctx for a in args))
-        cost = L.Charge(E.static_symbol(f"eps({name})"), E.static_symbol(f"delta({name})"))
+        # eps(f) is f's cost at distance 1, with nothing known of smaller moves.
+        cost = L.Charge(E.static_symbol(f"eps({name})"), E.static_symbol(f"delta({name})"),
+                        slope=E.INF)
         charges = {v: L.in_group((cost,), r) for v, r in C.total(a.ctx for a in args).items()}
         self.spend(span, charges, {"kind": "call", "function": name})
         return Value(T.REAL)
@@ -130,7 +132,7 @@ class PrivacyRules:
         for scope in reversed(scopes):
             pseudo = set(scope.sources)
             kept = [_drop(item, pseudo) for item in items]
-            wrap = _sampled(scope)
+            wrap = _sampled(scope, all(T.has_whole_steps(self.var_types[p]) for p in pseudo))
             moved = L.retarget(items, dict(scope.sources), wrap)
             items = [i for i in kept if i is not None] + moved
             for name, source in scope.sources.items():
@@ -220,9 +222,14 @@ def _product(counts: list[E.Expr]) -> E.Expr:
     return total
 
 
-def _sampled(scope: SampleScope):  # type: ignore[no-untyped-def]
+def _sampled(scope: SampleScope, whole: bool):  # type: ignore[no-untyped-def]
+    """Amplify a history spent on a sample; rows whose changes may be fractions (and
+    spread over every row) only by its linear bound (ledger.linear), or not at all."""
     def wrap(history: tuple[L.VarItem, ...]) -> tuple[L.VarItem, ...]:
-        return (L.VarSampled(scope.size, scope.population, history),)
+        paid = L.linear(history, whole)
+        if paid is None:
+            return history  # every sampled row may change: a sub-matrix, not amplified
+        return (L.VarSampled(scope.size, scope.population, paid),)
     return wrap
 
 

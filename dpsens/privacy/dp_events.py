@@ -77,17 +77,19 @@ def _memoized(method: str, history: tuple[VarItem, ...], delta_prime: float) -> 
 
         # Sampling without replacement exists only for RDP (see the module docstring).
         event = to_event(history, allow_sampling=method == "rdp")
-        accountant = _accountant(method, dp_accounting, _compositions(event, dp_accounting))
+        accountant = _accountant(method, dp_accounting, _compositions(event, dp_accounting),
+                                 _widest_loss(event, dp_accounting))
         if not accountant.supports(event):
             return None
         accountant.compose(event)
         epsilon = accountant.get_epsilon(delta_prime)
-    except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError):
+    except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError,
+            MemoryError, OverflowError):
         return None
     return Cost(E.decimal_up(epsilon), E.number(delta_prime), method)
 
 
-def _accountant(method: str, dp_accounting: Any, compositions: int) -> Any:
+def _accountant(method: str, dp_accounting: Any, compositions: int, widest: float) -> Any:
     relation = dp_accounting.NeighboringRelation
     if method == "rdp":
         from dp_accounting.rdp import RdpAccountant  # type: ignore[import-untyped]
@@ -99,10 +101,30 @@ def _accountant(method: str, dp_accounting: Any, compositions: int) -> Any:
     # 1,000 Laplace mechanisms took 1.2 s and 430 MB, 10,000 took 12 s and 2.5 GB, and
     # 100,000 did not finish in 60 s. A grid growing with the count keeps about 1 s and
     # 330 MB; a coarser grid is still pessimistic (sound), and the other accountants
-    # are compared with it.
-    interval = 1e-4 * max(1.0, compositions / 1000)
+    # are compared with it. One mechanism whose losses span a wide range (Laplace with
+    # ε = 1000: 2·10⁷ points, 60 s and 3 GB; a Gaussian with μ = 1414: MemoryError) is
+    # held to POINTS grid points the same way.
+    interval = max(1e-4 * max(1.0, compositions / 1000), widest / POINTS)
     return PLDAccountant(neighboring_relation=relation.ADD_OR_REMOVE_ONE,
                          value_discretization_interval=interval)
+
+
+POINTS = 5e5  # the most grid points one mechanism's losses may take
+
+
+def _widest_loss(event: Any, dp_accounting: Any) -> float:
+    """The widest range of privacy losses of one mechanism of an event (shift 1): [−ε, ε]
+    for Laplace, about μ²/2 ± 10μ once the Gaussian's tails (e^−50) are cut."""
+    if isinstance(event, dp_accounting.SelfComposedDpEvent):
+        return _widest_loss(event.event, dp_accounting)
+    if isinstance(event, dp_accounting.ComposedDpEvent):
+        return max((_widest_loss(e, dp_accounting) for e in event.events), default=0.0)
+    if isinstance(event, dp_accounting.LaplaceDpEvent):
+        return 2.0 / float(event.noise_multiplier)
+    if isinstance(event, dp_accounting.GaussianDpEvent):
+        mu = 1.0 / float(event.noise_multiplier)
+        return mu * mu + 20.0 * mu
+    return 0.0
 
 
 def _compositions(event: Any, dp_accounting: Any) -> int:

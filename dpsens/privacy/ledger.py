@@ -23,6 +23,12 @@ class Charge:
     gaussian: E.Expr | None = None  # noise multiplier σ/r, for RDP and PLD
     laplace: E.Expr | None = None  # Laplace scale over sensitivity b/r, for PLD
     native_zcdp: bool = False  # the mechanism is defined by its ρ (its (ε, δ) is derived)
+    # How the cost grows with the variable's distance d, for parallel composition and the
+    # shuffle model (docs/privacy.md §3.3). None: linearly, ε·d (noise calibrated to a
+    # sensitivity). Otherwise even a tiny move may cost ε, and ``slope`` bounds the cost
+    # by slope·d (inf: no linear bound), while ``cap`` bounds it for any move.
+    slope: E.Expr | None = None
+    cap: E.Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -187,7 +193,9 @@ def substitute(history: tuple[VarItem, ...], mapping: dict[E.Expr, E.Expr],
                 rho = E.div(E.ONE, 2 * gaussian**2)
             out.append(replace(
                 item, epsilon=sub(item.epsilon), delta=sub(item.delta), rho=rho, gaussian=gaussian,
-                laplace=None if item.laplace is None else sub(item.laplace)))
+                laplace=None if item.laplace is None else sub(item.laplace),
+                slope=None if item.slope is None else sub(item.slope),
+                cap=None if item.cap is None else sub(item.cap)))
         elif isinstance(item, VarLoop):
             out.append(VarLoop(sub(item.count), substitute(item.body, mapping, at)))
         elif isinstance(item, VarChoice):
@@ -199,3 +207,99 @@ def substitute(history: tuple[VarItem, ...], mapping: dict[E.Expr, E.Expr],
         else:
             out.append(VarGroup(sub(item.distance), substitute(item.body, mapping, at)))
     return tuple(out)
+
+
+def linear(history: tuple[VarItem, ...], whole: bool) -> tuple[VarItem, ...] | None:
+    """The history as costs at most linear in the variable's distance d, or None.
+
+    Parallel composition adds the costs of elements t that move by d_t, with
+    Σ d_t <= F·d: that is Σ_t c(d_t) <= c(1)·F·d only when c(d) <= c(1)·d.
+    When distances are whole (``whole``: every change is at least 1 away and d
+    apart is d moves of 1), group privacy gives that for any history, and the
+    groups of the changed elements add up to one group of F·d. Otherwise pure
+    charges of noise calibrated to a sensitivity are linear, and so are
+    Gaussians in μ; a capped charge takes its linear bound slope·d; a charge
+    with none (any move may cost ε), an approximate one, or a sample of
+    anything but pure charges gets no parallel discount.
+    """
+    if whole:
+        return history
+    out: list[VarItem] = []
+    for item in history:
+        if isinstance(item, Charge):
+            gaussian = item.gaussian is not None and item.laplace is None
+            if not (E.is_zero(item.delta) or gaussian):
+                return None
+            if item.slope is None:
+                out.append(item)
+            elif E.is_inf(item.slope):
+                return None
+            else:
+                out.append(Charge(item.slope, E.ZERO, rho=item.slope**2 / 2,
+                                  laplace=E.div(E.ONE, item.slope)))
+            continue
+        if isinstance(item, VarChoice):
+            parts = [linear(b, whole) for b in item.branches]
+            if parts[0] is None or parts[1] is None:
+                return None
+            out.append(VarChoice((parts[0], parts[1])))
+            continue
+        body = linear(item.body, whole)
+        if body is None:
+            return None
+        if isinstance(item, VarLoop):
+            out.append(VarLoop(item.count, body))
+        elif isinstance(item, VarGroup):
+            out.append(VarGroup(item.distance, body))
+        elif _pure(body):  # log(1 + q(e^x − 1)) is convex and 0 at 0: below its chord
+            out.append(VarSampled(item.size, item.population, body))
+        else:
+            return None
+    return tuple(out)
+
+
+def _pure(history: tuple[VarItem, ...]) -> bool:
+    """Every charge in the history is pure (δ = 0)."""
+    for item in history:
+        if isinstance(item, Charge):
+            if not E.is_zero(item.delta):
+                return False
+        elif isinstance(item, VarChoice):
+            if not (_pure(item.branches[0]) and _pure(item.branches[1])):
+                return False
+        elif not _pure(item.body):
+            return False
+    return True
+
+
+def any_change(history: tuple[VarItem, ...], steps: E.Expr) -> tuple[VarItem, ...]:
+    """The history paid for any change of its variable, however large: capped charges
+    cost their cap, the others group privacy over ``steps`` moves of 1 (inf: none)."""
+    out: list[VarItem] = []
+    for item in history:
+        if isinstance(item, Charge) and item.cap is not None:
+            out.append(Charge(item.cap, item.delta, rho=item.cap**2 / 2))
+        elif isinstance(item, VarLoop):
+            out.append(VarLoop(item.count, any_change(item.body, steps)))
+        elif isinstance(item, VarChoice):
+            a, b = (any_change(branch, steps) for branch in item.branches)
+            out.append(VarChoice((a, b)))
+        elif isinstance(item, VarGroup) and _capped(item.body):
+            out.extend(any_change(item.body, steps))  # a cap holds at any distance
+        else:
+            out.extend(in_group((item,), steps))
+    return tuple(out)
+
+
+def _capped(history: tuple[VarItem, ...]) -> bool:
+    """Every charge in the history has a cap (loops and branches of them too)."""
+    for item in history:
+        if isinstance(item, Charge):
+            if item.cap is None:
+                return False
+        elif isinstance(item, VarChoice):
+            if not (_capped(item.branches[0]) and _capped(item.branches[1])):
+                return False
+        elif isinstance(item, VarSampled) or not _capped(item.body):
+            return False
+    return True

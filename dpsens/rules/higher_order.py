@@ -59,7 +59,7 @@ def map_rows(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if found is None:
         return unknown(m.ctx)
     element_type, count = found
-    (s,), result = a.function_sensitivity(f, [element_type], span, [per_element(m)], count)  # type: ignore[arg-type]
+    (s,), result = a.function_sensitivity(f, [element_type], span, [m], count)  # type: ignore[arg-type]
     r = result.type
     if isinstance(m.type, T.Vector):
         # Entry i of the output moves by s·d_i + t; the output keeps m's norm.
@@ -91,7 +91,7 @@ def fold(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     accumulator = init.type
     for _ in range(2):
         (s2, s1), result = a.function_sensitivity(  # type: ignore[arg-type]
-            f, [accumulator, element_type], span, [None, per_element(m)], count)
+            f, [accumulator, element_type], span, [None, m], count)
         joined = join_types(accumulator, result.type)
         if joined == accumulator:
             break
@@ -115,7 +115,7 @@ def count(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if found is None:
         return unknown(v.ctx)
     element_type, n = found
-    _, result = a.function_sensitivity(pred, [element_type], span, [per_element(v)], n)  # type: ignore[arg-type]
+    _, result = a.function_sensitivity(pred, [element_type], span, [v], n)  # type: ignore[arg-type]
     t = v.type
     assert isinstance(t, (T.Vector, T.Matrix))
     if t.elem == "Real":

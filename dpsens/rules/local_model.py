@@ -40,7 +40,9 @@ def kary_randomized_response(a: Analysis, rule: Rule, bound: Bound, span: Any) -
                  f"value, got {value.type.show()}")
         charges.update(_unbounded(value.ctx))
     else:
-        cost = L.Charge(eps, E.ZERO, rho=eps**2 / 2) if eps is not None else UNBOUNDED
+        # Any change of the value, however small the move of a variable, may cost eps.
+        cost = L.Charge(eps, E.ZERO, rho=eps**2 / 2, slope=E.INF, cap=eps) \
+            if eps is not None else UNBOUNDED
         for variable in value.ctx:
             charges[variable] = charges.get(variable, ()) + (cost,)
     entry = {"kind": "kary_randomized_response", "epsilon": _show(eps), "delta": "0", "k": _show(k)}
@@ -78,10 +80,15 @@ def local_laplace(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
             # The clamped value moves by at most the width, and by at most r·d: a
             # share of the width, so the Laplace(width/eps) noise over that shift
             # has scale 1/(eps·share) = 1/epsilon.
-            share = E.ONE if T.is_discrete_metric(x.type) else sp.Min(E.ONE, E.div(r, width))
+            # Capped at eps, it is not linear in the distance: at most eps·r/width per
+            # unit (a discrete x may jump by a whole width at any move: no such bound).
+            discrete = T.is_discrete_metric(x.type)
+            share = E.ONE if discrete else sp.Min(E.ONE, E.div(r, width))
             epsilon = E.mul(eps, share)
+            slope = E.INF if discrete else E.div(E.mul(eps, r), width)
             charges[variable] = charges.get(variable, ()) + (
-                L.Charge(epsilon, E.ZERO, rho=epsilon**2 / 2, laplace=E.div(E.ONE, epsilon)),)
+                L.Charge(epsilon, E.ZERO, rho=epsilon**2 / 2, laplace=E.div(E.ONE, epsilon),
+                         slope=slope, cap=eps),)
     a.spend(span, charges, {"kind": "local_laplace", "epsilon": _show(eps), "delta": "0",
                             "scale": "inf" if eps is None or low is None or high is None
                             else E.render(E.div(E.absolute(high - low), eps))})
@@ -89,7 +96,8 @@ def local_laplace(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
 
 
 def shuffle(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
-    """A local randomizer on every row, reports shuffled: the central (ε, δ) of FMT 2021."""
+    """A local randomizer on every row, reports shuffled: the central (ε, δ) of FMT 2021
+    where it applies, else parallel composition over the rows (docs/models.md)."""
     randomizer, data = bound["randomizer"], bound["data"]
     assert randomizer is not None and data is not None
     if not a.require_privacy(span, "shuffle()"):
@@ -100,16 +108,34 @@ def shuffle(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         return unknown(data.ctx)
     element_type, n = found
     mark = len(a.shared.trace)
-    local, others, report_type = _local_cost(a, randomizer, element_type, span)
+    history, others, report_type = _local_history(a, randomizer, element_type, span)
     accuracy = [e["alpha"] for e in _flatten(a.shared.trace[mark:])
                 if e.get("kind") == "kary_randomized_response" and "alpha" in e]
-    epsilon, delta, bound_name = _central(a, local, n)
+    from dpsens.privacy.compose import basic
     from dpsens.rules.higher_order import per_element
 
-    # One user's record is one row; a metric in which many rows move at once
-    # (an L_inf vector) is a group of users.
-    charges = {v: L.in_group((L.Charge(epsilon, delta),), r)
-               for v, r in per_element(data).items()}
+    # FMT needs an ε0-local randomizer: ε0 bounds its cost for any two records, and
+    # a neighbour must change few records (whole distances: each change is >= 1).
+    local = basic(L.any_change(history, T.unit_steps(element_type)))
+    central = _central(a, local, n) if T.has_whole_steps(element_type) else None
+    if central is not None and central[2] != OUTSIDE:
+        epsilon, delta, bound_name = central
+        # One user's record is one row; a metric in which many rows move at once
+        # (an L_inf vector) is a group of users.
+        charges = {v: L.in_group((L.Charge(epsilon, delta),), r)
+                   for v, r in per_element(data).items()}
+    else:
+        # The reports without the shuffle: each record used once (parallel composition,
+        # as map_rows), or every record at the container's distance.
+        linear = L.linear(history, T.has_whole_steps(element_type))
+        if linear is not None:
+            charges = {v: L.in_group(linear, r) for v, r in per_element(data).items()}
+            epsilon, delta, bound_name = *basic(linear), "parallel"
+        else:
+            charges = {v: (L.VarLoop(n, L.in_group(history, r)),) for v, r in data.ctx.items()}
+            epsilon, delta, bound_name = *basic(history), "per record"
+        if central is not None:
+            bound_name += f" ({central[2]})"
     a.spend(span, charges, {"kind": "shuffle", "local_epsilon": E.render(local[0]),
                             "local_delta": E.render(local[1]), "n": E.render(n),
                             "epsilon": E.render(epsilon), "delta": E.render(delta),
@@ -122,11 +148,11 @@ def shuffle(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     return Value(T.Vector("L1", T.scalar_kind_of(report_type) or "Real", n))
 
 
-def _local_cost(a: Analysis, randomizer: Value, element_type: T.Type, span: Any
-                ) -> tuple[tuple[E.Expr, E.Expr], list[L.Item], T.Type]:
-    """(ε0, δ0) of the randomizer on one record, what it spends on captures, its report type."""
+def _local_history(a: Analysis, randomizer: Value, element_type: T.Type, span: Any
+                   ) -> tuple[tuple[L.VarItem, ...], list[L.Item], T.Type]:
+    """What the randomizer costs one record (per unit of its distance), what it spends
+    on captures, its report type."""
     from dpsens.infer.privacy import _drop
-    from dpsens.privacy.compose import basic
 
     record = a.fresh_variable("record", element_type)
     outer, a.ledger = a.ledger, L.Ledger()
@@ -139,22 +165,28 @@ def _local_cost(a: Analysis, randomizer: Value, element_type: T.Type, span: Any
     others = [i for i in (_drop(item, {record}) for item in spent) if i is not None]
     if not E.is_zero(report.ctx.get(record, E.ZERO)):
         a.report(span, "DPS403", "the randomizer releases its record without noise")
-        return (E.INF, E.INF), others, report.type
-    return basic(L.project(spent, record)), others, report.type
+        return (UNBOUNDED,), others, report.type
+    return L.project(spent, record), others, report.type
 
 
-def _central(a: Analysis, local: tuple[E.Expr, E.Expr], n: E.Expr) -> tuple[E.Expr, E.Expr, str]:
-    """Feldman–McMillan–Talwar's closed form where it applies, else the local guarantee."""
+OUTSIDE = "outside the FMT range"
+
+
+def _central(a: Analysis, local: tuple[E.Expr, E.Expr], n: E.Expr
+             ) -> tuple[E.Expr, E.Expr, str] | None:
+    """Feldman–McMillan–Talwar's closed form where it applies (None: it does not)."""
     eps0, delta0 = local
     delta = E.number(a.program.options.delta_prime)
-    if not E.is_zero(delta0) or E.is_inf(eps0) or E.is_zero(eps0):
+    if E.is_zero(eps0) and E.is_zero(delta0):
         return eps0, delta0, "local"  # (0, 0): the reports do not depend on the records
+    if not E.is_zero(delta0) or E.is_inf(eps0):
+        return None
     if eps0.is_number and n.is_number:
         from dpsens.accounting import shuffle_amplification
 
         epsilon, spent = shuffle_amplification(float(eps0), int(n), float(delta))
         if spent == 0:
-            return eps0, E.ZERO, "local (outside the FMT range)"
+            return eps0, E.ZERO, OUTSIDE
         return E.decimal_up(epsilon), delta, "FMT21"
     limit = sp.log(n / (16 * sp.log(4 / delta)))
     a.assume(sp.Le(eps0, limit))

@@ -430,7 +430,9 @@ def randomized_response(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Val
         ctx = C.blow_up(ctx)
     charges = _unbounded(leaked)
     for variable, r in ctx.items():
-        cost = L.Charge(eps, E.ZERO, rho=eps**2 / 2) if eps is not None else UNBOUNDED
+        # eps for any flip of the bit, however small the move that flips it.
+        cost = L.Charge(eps, E.ZERO, rho=eps**2 / 2, slope=E.INF, cap=eps) \
+            if eps is not None else UNBOUNDED
         charges[variable] = charges.get(variable, ()) + L.in_group((cost,), r)
     a.spend(span, charges, {"kind": "randomized_response", "epsilon": _show(eps), "delta": "0"})
     return Value(bit.type)
@@ -522,9 +524,24 @@ def parallel_fold_rows(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Valu
         spent = a.ledger.items
     finally:
         a.ledger = outer
-    once = L.retarget(spent, moves)
-    captured = [i for i in spent if not (L.variables([i]) <= set(names))]
-    outer.items.extend(once)
+    # A row's charges are paid once when linear in the distance (ledger.linear), else
+    # every row at the matrix's distance; the accumulator's once by init.
+    from dpsens.infer.privacy import _drop
+
+    each: dict[str, dict[str, E.Expr]] = {}
+    paid: list[L.Item] = [L.Event({names[0]: L.project(spent, names[0])})]
+    for name, t, m in zip(names[1:], row_types, (m1, m2)):
+        history = L.linear(L.project(spent, name), T.has_whole_steps(t))
+        if history is None:
+            each[name] = dict(m.ctx)
+            moves.pop(name)
+        else:
+            paid.append(L.Event({name: history}))
+    outer.items.extend(L.retarget(paid, moves))
+    # What f spends on captured values (an event may charge them and a row together),
+    # and on rows that pay per row, every row.
+    captured = [i for i in (_drop(item, set(names)) for item in spent) if i is not None]
+    captured += L.retarget(spent, each)
     if captured:
         outer.items.append(L.Loop(rows_1, tuple(captured)))
     return Value(result.type)

@@ -3,9 +3,9 @@
 import numpy as np
 
 from dpsens import (
-    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, cols,
-    gaussian_mechanism, gaussian_mechanism_zcdp, laplace_mechanism, map_rows, norm_convert, randomized_response, sample,
-    undisc_container,
+    Data, Integer, L1, L2, L_inf, Local, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, cols,
+    gaussian_mechanism, gaussian_mechanism_zcdp, kary_randomized_response, laplace_mechanism, local_laplace, map_rows,
+    norm_convert, parallel_fold_rows, randomized_response, sample, shuffle, undisc_container,
 )
 
 
@@ -169,3 +169,75 @@ def sign_recorded_later(x: Real, s: Static[float], t: Static[float], eps: Static
 def opposite_scales(x: Real, t: Static[float], eps: Static[float]) -> Priv[Real]:  # expect: x=(inf, inf); t=static; eps=static; accounting=sequential; assumes=-t > 0, eps > 0, t > 0  # E: DPS306
     # t > 0 and -t > 0: the two charges eps/t and eps/(-t) cancelled to (0, 0)
     return laplace_mechanism(t, eps, x) + laplace_mechanism(-t, eps, x)
+
+
+# K17: FMT needs a randomizer whose cost is bounded for any two records.
+def shuffled_laplace(vals: MetricVector[L1, Integer]) -> Priv[MetricVector[L1, Real]]:  # expect: vals=(1, 0); accounting=sequential
+    # was FMT on eps0 = 1, its cost at distance 1 (0.0694 at 100,000 users; truth ~1)
+    return shuffle(lambda v: laplace_mechanism(1.0, 1.0, v), vals)
+
+
+def shuffled_capped(vals: MetricVector[L1, Integer]) -> Priv[MetricVector[L1, Real]]:  # expect: vals=(log(1 + (1 - exp(-1/2))*(8*exp(1/2)/len(vals) + 8*exp(1/4)*sqrt(log(400000))/sqrt(len(vals)))/(1 + exp(-1/2)/(1 + 8*exp(1/2)/len(vals) + 8*exp(1/4)*sqrt(log(400000))/sqrt(len(vals))))), 1/100000); accounting=sequential; assumes=1/2 <= log(len(vals)/(16*log(400000)))
+    # any change of an Integer record costs at most 1/2 (the clamp): amplified
+    return shuffle(lambda v: local_laplace(0.5, v, 0.0, 10.0), vals)
+
+
+def shuffled_wide(data: MetricMatrix[L_inf, Real]) -> Priv[MetricVector[L1, Real]]:  # expect: data=(1, 0); accounting=sequential
+    # eps0 over the domain is 1000; was FMT on 1; rows that move by parts of 1 are no FMT neighbours
+    return shuffle(lambda r: local_laplace(1000.0, r[0], 0.0, 1000.0), data)
+
+
+# K18: parallel composition of charges that are not linear in the distance.
+def tiny_width(x: Real) -> Local[Real]:  # expect: x=(1, 0); accounting=sequential
+    return local_laplace(1.0, x, 0.0, 0.001)
+
+
+def collected_tiny_width(vals: MetricVector[L1, Real]) -> Priv[MetricVector[L1, Real]]:  # expect: vals=(1000, 0); accounting=sequential
+    # was 1; (0, 0) vs (0.5, 0.5) is 2 (each report pays the cap): the slope 1/0.001
+    return map_rows(tiny_width, vals)
+
+
+def looped_tiny_width(vals: MetricVector[L1, Real]) -> Priv[Real]:  # expect: vals=(1000, 0); accounting=sequential
+    t = 0.0
+    for e in vals:
+        t = t + local_laplace(1.0, e, 0.0, 0.001)
+    return t
+
+
+def folded_tiny_width(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(1000, 0); accounting=sequential
+    def step(acc: Real, r1: MetricVector[L1, Real], r2: MetricVector[L1, Real]) -> Priv[Real]:
+        return acc + local_laplace(1.0, r1[0], 0.0, 0.001)
+    return parallel_fold_rows(step, 0.0, m, m)
+
+
+def shuffled_tiny_width(vals: MetricVector[L1, Real]) -> Priv[MetricVector[L1, Real]]:  # expect: vals=(1000, 0); accounting=sequential
+    # was FMT on 1 (0.0694 at 100,000 users; all 0 vs all 1e-5 is ~17.8)
+    return shuffle(tiny_width, vals)
+
+
+def integer_tiny_width(vals: MetricVector[L1, Integer]) -> Priv[MetricVector[L1, Real]]:  # expect: vals=(1, 0); accounting=sequential
+    # a changed Integer entry is 1 away: the cap is paid once per unit
+    return map_rows(tiny_width, vals)
+
+
+def bucketed(vals: MetricVector[L1, Real]) -> Priv[MetricVector[L1, Real]]:  # expect: vals=(len(vals), 0); accounting=basic
+    # was 1; (0.5, 0.5) vs (1, 1) is 2: any move may change a bucket, so every entry pays
+    return map_rows(lambda v: kary_randomized_response(1.0, int(np.clip(v, 0, 3)), 4), vals)
+
+
+# K19: amplification by sampling rows that a neighbour may all change a little.
+def sampled_buckets(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # expect: m=(10, 0); accounting=basic
+    # was log(1 + 10(e^10 − 1)/rows(m)) (5.4 at 1,000 rows): every sampled row may change bucket
+    d, _ = sample(10, m, m)
+    t = 0.0
+    for r in d:
+        t = t + kary_randomized_response(1.0, int(np.clip(r[0], 0, 3)), 4)
+    return t
+
+
+# K20: an event charging a row and a capture together in parallel_fold_rows.
+def fold_row_and_capture(m: MetricMatrix[L_inf, Data], x: Real) -> Priv[Real]:  # expect: m=(1/2, 0); x=(rows(m)/2, 0); accounting=basic, sequential
+    # was DPS001 (the row's charge went into the per-row loop unattributed) and (inf, inf)
+    def step(acc: Real, r1: MetricVector[L_inf, Data], r2: MetricVector[L_inf, Data]) -> Priv[Real]:
+        return acc + laplace_mechanism(1.0, 0.5, float(np.clip(r1[0], 0.0, 1.0)) + x)
+    return parallel_fold_rows(step, 0.0, m, m)
