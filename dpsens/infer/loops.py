@@ -77,15 +77,15 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     sources = {iterated} if iterated is not None else set()
     sources |= {m for n in rows for m in (n, *a.alias_group(n)[1])}
     for with_elements in (True, False):
-        shares: list[tuple[str, E.Expr, C.Context]] = []  # element variable, F, container
+        shares: list[tuple[str, E.Expr, E.Expr, C.Context]] = []  # element variable, F, G, container
         share = _element_share(a, container, element) if with_elements else None
         abstract = element
         if share is not None:
             shares.append((*share, element.ctx))
             abstract = Value(element.type, C.single(share[0]))
         reads = {}
-        for name, (variable, factor) in (rows.items() if with_elements else ()):
-            shares.append((variable, factor, a.env[name].ctx))
+        for name, (variable, factor, gaussian) in (rows.items() if with_elements else ()):
+            shares.append((variable, factor, gaussian, a.env[name].ctx))
             reads[(s.target.id, name)] = variable  # type: ignore[union-attr]
         a.shared.row_reads.update(reads)
         try:
@@ -123,7 +123,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     transfer = {name: body.env[name].ctx for name in carried}
     initial = {name: a.env[name].ctx for name in carried}
     per_row: dict[str, C.Context] = {}
-    for variable, factor, source in shares:
+    for variable, factor, _, source in shares:
         transfer, added = _split_element(transfer, pseudo, (variable, factor), source)
         for u, ctx in added.items():
             per_row[u] = C.add(per_row.get(u, C.EMPTY), ctx)
@@ -135,13 +135,13 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.shared.loop_states[pseudo[u]] = C.add(a.shared.loop_states[pseudo[u]], elements)
     items = a.close_samples(body.ledger.items, mark[1])
     once: list = []  # type: ignore[type-arg]
-    for variable, factor, source in shares:
+    for variable, factor, gaussian, source in shares:
         # (a range loop's element variable has its container's type: the same metric kind)
         whole = T.has_whole_steps(a.var_types[variable])
-        items, paid_once = _parallel_pure(items, (variable, factor), source, whole)
+        items, paid_once = _parallel_pure(items, (variable, factor, gaussian), source, whole)
         once += paid_once
     # Other charges on one element are paid by the container, every iteration.
-    items = _moved(items, {variable: source for variable, _, source in shares})
+    items = _moved(items, {variable: source for variable, _, _, source in shares})
     bounds = _carried_bounds(pseudo, initial, before_last, a.shared.loop_states)
     settle_findings(a, bounds)
     spent = _charged_to_inputs(items, bounds)
@@ -154,7 +154,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         else:  # the metric changes every iteration: nothing is known
             a.env[name] = unknown(C.add(final[name], initial[name]))
     # A body-local read from an element: one element is at most its container away.
-    before_last = {**before_last, **{variable: source for variable, _, source in shares}}
+    before_last = {**before_last, **{variable: source for variable, _, _, source in shares}}
     for name in sorted(assigned - set(carried)):
         if name in body.env:
             local = body.env[name]
@@ -193,25 +193,28 @@ def _release_iterated(a: Analysis, name: str) -> None:
 
 
 def _element_share(a: Analysis, container: T.Type | None, element: Value
-                   ) -> tuple[str, E.Expr] | None:
+                   ) -> tuple[str, E.Expr, E.Expr] | None:
     """For a loop over the rows of a matrix or the entries of a vector: a fresh variable
-    for the element, and F with Σ_t d(element_t) ≤ F·d(container) (None for range loops).
+    for the element, F with Σ_t d(element_t) ≤ F·d(container), and G with
+    √(Σ_t d(element_t)²) ≤ G·d(container) (None for range loops).
 
-    A matrix's distance is the sum of its rows' distances (F = 1), a list's of its
-    elements' (F = 1); a vector's
-    entries sum to its L1 distance (F = 1), to at most √n times its L2 distance,
-    and to n times its L∞ distance.
+    A matrix's distance is the sum of its rows' distances, a list's of its
+    elements' (F = G = 1: a sum bounds the root of the sum of squares). A
+    vector's entries sum to its L1 distance (F = G = 1), to at most √n times
+    its L2 distance (G = 1: that root is the L2 distance), and to n times its
+    L∞ distance (G = √n).
     """
     if not element.ctx:
         return None
     if isinstance(container, (T.Matrix, T.ListType)):
-        factor = E.ONE
+        factors = (E.ONE, E.ONE)
     elif isinstance(container, T.Vector):
-        norms = {"L1": E.ONE, "L2": E.sqrt(container.length), "L_inf": container.length}
-        factor = norms.get(container.norm, E.INF)
+        n = container.length
+        norms = {"L1": (E.ONE, E.ONE), "L2": (E.sqrt(n), E.ONE), "L_inf": (n, E.sqrt(n))}
+        factors = norms.get(container.norm, (E.INF, E.INF))
     else:
         return None
-    return a.fresh_variable("elem", element.type), factor
+    return a.fresh_variable("elem", element.type), *factors
 
 
 def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
@@ -242,21 +245,21 @@ def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
     return stripped, added
 
 
-def _parallel_pure(items: list, share: tuple[str, E.Expr],  # type: ignore[type-arg]
+def _parallel_pure(items: list, share: tuple[str, E.Expr, E.Expr],  # type: ignore[type-arg]
                    container: C.Context, whole: bool) -> tuple[list, list]:  # type: ignore[type-arg]
     """Pure-DP and Gaussian charges on the element, made directly in the body: paid once,
-    by F·Γ.
+    by F·Γ (Gaussians by G·Γ).
 
     Parallel composition: iteration t's mechanisms see only element t. A pure
     ε-DP charge that grows linearly with distance costs the iterations
     ε·Σ_t d_t ≤ ε·F·d(container) together; a capped one is paid at its linear
     bound, and one that any move may cost in full only over elements whose
     changes are whole (ledger.linear); a Gaussian with μ per unit distance is
-    μ·d_t-GDP on element t, and together √(Σ_t (μ·d_t)²) ≤ μ·F·d(container)
+    μ·d_t-GDP on element t, and together √(Σ_t (μ·d_t)²) ≤ μ·G·d(container)
     (Dong–Roth–Su composition). Other charges, and charges under a branch or an
     inner loop, stay per iteration.
     """
-    variable, factor = share
+    variable, factor, gaussian_factor = share
     kept: list = []  # type: ignore[type-arg]
     once: list = []  # type: ignore[type-arg]
     for item in items:
@@ -264,7 +267,9 @@ def _parallel_pure(items: list, share: tuple[str, E.Expr],  # type: ignore[type-
         paid = linear(history, whole) if history and all(isinstance(c, Charge) for c in history) \
             else None
         if paid:
-            once.append(Event({variable: paid}))
+            gaussians = tuple(c for c in paid if _gaussian_only(c))
+            others = tuple(c for c in paid if not _gaussian_only(c))
+            once += [Event({variable: part}) for part in (others, gaussians) if part]
             rest = {v: h for v, h in item.charges.items() if v != variable}
             if rest:
                 kept.append(Event(rest))
@@ -272,7 +277,14 @@ def _parallel_pure(items: list, share: tuple[str, E.Expr],  # type: ignore[type-
             kept.append(item)
     if not once:
         return items, []
-    return kept, retarget(once, {variable: dict(C.scale(factor, container))})
+    by = {True: dict(C.scale(gaussian_factor, container)), False: dict(C.scale(factor, container))}
+    return kept, [moved for event in once
+                  for moved in retarget([event], {variable: by[_gaussian_only(event.charges[variable][0])]})]
+
+
+def _gaussian_only(item: object) -> bool:
+    """A Gaussian charge (its μ per unit distance known), which composes in μ²."""
+    return isinstance(item, Charge) and item.gaussian is not None and item.laplace is None
 
 
 def _moved(items: list, moves: dict[str, C.Context]) -> list:  # type: ignore[type-arg]
@@ -376,7 +388,7 @@ def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr]]) -> bool:
     return uses > sum(len(_row_subscripts(s.body, index, name)) for name in rows)
 
 
-def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple[str, E.Expr]]:
+def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple[str, E.Expr, E.Expr]]:
     """Containers the body reads as ``m[i]``, ``m[i, ...]`` or ``v[i]`` with i the index of
     a range loop: each iteration reads its own row or entry (the indices are distinct).
 
@@ -399,7 +411,7 @@ def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple
     nodes = _ir_nodes(s.body)
     if any(isinstance(n, (ir.Lambda, ir.Function)) for n in nodes):
         return {}  # a closure's own parameter could be named like the index
-    found: dict[str, tuple[str, E.Expr]] = {}
+    found: dict[str, tuple[str, E.Expr, E.Expr]] = {}
     for name in sorted({n for n in _subscripted_names(s.body) if _row_subscripts(s.body, index, n)}):
         value = a.env.get(name)
         if name in assigned or value is None or not value.ctx:

@@ -42,7 +42,8 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
     """The best sound (ε, δ) for one variable's history."""
     epsilon, delta = basic(history)
     best = Cost(epsilon, delta, "sequential" if not _has_loop(history) else "basic")
-    if not _numeric(epsilon) or E.is_inf(epsilon) or E.is_zero(epsilon):
+    vacuous = _numeric(delta) and float(delta) >= 1  # every mechanism is (0, 1)-DP
+    if not vacuous and (not _numeric(epsilon) or E.is_inf(epsilon) or E.is_zero(epsilon)):
         return _symbolic_zcdp(history, delta_prime) or best
     exact = _gaussian_dp(history, delta_prime)
     candidates = [_advanced(history, delta_prime), _amplified_best(history, delta_prime)]
@@ -51,6 +52,9 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
                                                      *_dp_accounting(history, delta_prime)]
     for candidate in candidates:
         if candidate is None or not _numeric(candidate.epsilon):
+            continue
+        if float(best.delta) >= 1 > float(candidate.delta):
+            best = candidate  # any bound with δ < 1 says more than a vacuous one
             continue
         better = float(candidate.epsilon) < IMPROVEMENT * float(best.epsilon)
         if better and float(candidate.delta) <= max(float(best.delta), delta_prime) + 1e-15:
@@ -210,7 +214,7 @@ def _total(history: tuple[VarItem, ...], per_charge: Callable[[Charge], float | 
             # a Gaussian's μ grows by d ≤ ⌈d⌉ with the shift.
             inner = _total(item.body, per_charge, per_sample)
             if inner is not None and _numeric(item.distance):
-                part = float(sp.ceiling(item.distance)) ** 2 * inner
+                part = float(_group_squared(item)) * inner
         elif isinstance(item, VarChoice):
             a, b = (_total(branch, per_charge, per_sample) for branch in item.branches)
             if a is not None and b is not None:
@@ -219,6 +223,31 @@ def _total(history: tuple[VarItem, ...], per_charge: Callable[[Charge], float | 
             return None
         total += part
     return total
+
+
+def _group_squared(group: VarGroup) -> E.Expr:
+    """What a group of distance d multiplies ρ and μ² by: d² when every charge in it is a
+    Gaussian mechanism (noise calibrated to a sensitivity: a shift d times as far is
+    exactly d times the μ), ⌈d⌉² otherwise (ρ-zCDP over ⌈d⌉ steps, Bun–Steinke Prop 27)."""
+    if _gaussians_only(group.body):
+        return E.mul(group.distance, group.distance)
+    return sp.ceiling(group.distance) ** 2
+
+
+def _gaussians_only(history: tuple[VarItem, ...]) -> bool:
+    for item in history:
+        if isinstance(item, Charge):
+            if item.gaussian is None or item.laplace is not None:
+                return False
+        elif isinstance(item, (VarLoop, VarGroup)):
+            if not _gaussians_only(item.body):
+                return False
+        elif isinstance(item, VarChoice):
+            if not all(_gaussians_only(b) for b in item.branches):
+                return False
+        else:
+            return False
+    return True
 
 
 def _symbolic_rho(history: tuple[VarItem, ...]) -> E.Expr | None:
@@ -241,7 +270,7 @@ def _symbolic_rho(history: tuple[VarItem, ...]) -> E.Expr | None:
             inner = _symbolic_rho(item.body)
             if inner is None:
                 return None
-            total = E.add(total, E.mul(sp.ceiling(item.distance) ** 2, inner))
+            total = E.add(total, E.mul(_group_squared(item), inner))
         else:
             return None
     return total

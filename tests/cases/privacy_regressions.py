@@ -241,3 +241,28 @@ def fold_row_and_capture(m: MetricMatrix[L_inf, Data], x: Real) -> Priv[Real]:  
     def step(acc: Real, r1: MetricVector[L_inf, Data], r2: MetricVector[L_inf, Data]) -> Priv[Real]:
         return acc + laplace_mechanism(1.0, 0.5, float(np.clip(r1[0], 0.0, 1.0)) + x)
     return parallel_fold_rows(step, 0.0, m, m)
+
+
+# K22: Gaussians on the entries compose in μ²: √(Σ_t d_t²) is the L2 distance itself
+# (G = 1; it was √len(v), as for pure charges) and at most √len(v) times the L∞ one.
+def gaussian_entries_l2(v: MetricVector[L2, Real]) -> Priv[Real]:  # expect: v=(4.37718, 1/100000); accounting=gdp
+    s = 0.0
+    for e in v:
+        s = s + gaussian_mechanism_zcdp(1.0, 0.5, e)
+    return s
+
+
+def gaussian_entries_linf(v: MetricVector[L_inf, Real]) -> Priv[Real]:  # expect: v=(sqrt(2)*sqrt(len(v))*sqrt(log(100000)) + len(v)/2, 1/100000); accounting=zcdp
+    s = 0.0
+    for e in v:
+        s = s + gaussian_mechanism_zcdp(1.0, 0.5, e)
+    return s
+
+
+# K23: a basic bound with δ ≥ 1 says nothing (every mechanism is (0, 1)-DP): any other
+# theorem's bound with δ < 1 replaces it, whatever its ε (it was (53.0, 1) here).
+def vacuous_basic_bound(v: MetricVector[L_inf, Real]) -> Priv[Real]:  # expect: v=(91.8173, 1/100000); accounting=gdp; assumes=len(v) == 100
+    s = 0.0
+    for e in np.zeros(100) + v:
+        s = s + gaussian_mechanism_zcdp(1.0, 0.5, e)
+    return s
