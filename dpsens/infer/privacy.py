@@ -46,6 +46,10 @@ class PrivacyRules:
         """Record a mechanism call: its trace entry and what it charges each variable."""
         line = getattr(span, "statement_line", 0) or span.line  # avoids resolving positions
         entry = {"kind": entry.pop("kind"), "line": line, **entry}
+        # What this call charges each parameter, once (an accountant re-composes these).
+        charged = {v: _shown_cost(h) for v, h in sorted(charges.items()) if not v.startswith("@")}
+        if charged:
+            entry["charged"] = charged
         if self.shared.loop_counts:
             entry["repetitions"] = E.render(_product(self.shared.loop_counts))
         self.shared.trace.append(entry)
@@ -244,3 +248,11 @@ def _drop(item: L.Item, variables: set[str]) -> L.Item | None:
     branches = tuple(tuple(b for b in (_drop(i, variables) for i in branch) if b is not None)
                      for branch in item.branches)
     return L.Choice(branches) if any(branches) else None  # type: ignore[arg-type]
+
+
+def _shown_cost(history: tuple[L.VarItem, ...]) -> str:
+    """``(ε, δ)`` of one call's charges to a variable, by basic composition."""
+    from dpsens.privacy.compose import basic
+
+    epsilon, delta = basic(history)
+    return f"({E.render(epsilon)}, {E.render(delta)})"

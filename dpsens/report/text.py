@@ -78,7 +78,7 @@ def _function(f: dict[str, Any]) -> list[str]:
     if f.get("accounting"):
         out.append(f"    accounting: {f['accounting']}")
     for m in f.get("mechanisms", []):
-        fields = ", ".join(f"{k}={v}" for k, v in m.items() if k != "mechanisms")
+        fields = ", ".join(f"{k}={_field(v)}" for k, v in m.items() if k != "mechanisms")
         out.append("    mechanism: " + fields)
     return out
 
@@ -92,3 +92,10 @@ def summary_line(result: CheckResult) -> str:
         return f"Success: no errors found ({checked})"
     return (f"Found {errors} error{'s' if errors != 1 else ''} in {files} "
             f"file{'s' if files != 1 else ''} ({checked})")
+
+
+def _field(value: object) -> str:
+    """A mechanism field: ``x: (2, 0); y: (1, 0)`` for a per-parameter mapping."""
+    if isinstance(value, dict):
+        return "{" + "; ".join(f"{k}: {v}" for k, v in value.items()) + "}"
+    return str(value)
