@@ -358,9 +358,21 @@ def report_noisy_max(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         return unknown(scores.ctx)
     (s, eps), leaked = _statics(a, rule, bound, span, ("s", "eps"))
     ctx = _largest_score_move(scores)
-    scale = E.render(E.div(2 * s, eps)) if s is not None and eps is not None else "inf"
-    _pure(a, span, "report_noisy_max", eps, s, ctx, leaked, {"scale": scale})
+    extra = {"scale": "inf"}
+    if s is not None and eps is not None:
+        # Every noise is within b·ln(k/β) with probability 1 − β, so the chosen score is
+        # within twice that of the largest one.
+        scale, count = E.div(2 * s, eps), _score_count(scores.type)
+        extra = {"scale": E.render(scale),
+                 "alpha": _accuracy(2 * scale, count, a.program.options.beta, False),
+                 "beta": E.render(E.number(a.program.options.beta))}
+    _pure(a, span, "report_noisy_max", eps, s, ctx, leaked, extra)
     return Value(T.INTEGER)
+
+
+def _score_count(t: T.Type) -> E.Expr:
+    """How many scores a report_noisy_max compares."""
+    return E.number(len(t.elts)) if isinstance(t, T.TupleType) else _entries(t)
 
 
 def _largest_score_move(scores: Value) -> C.Context:
