@@ -394,7 +394,7 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     """The module-level names of ``tree`` that have no single value, and what it writes elsewhere."""
     bound, declared = module_bindings(syntax, text)
     facts = GlobalFacts()
-    facts.patched = patched_library_names(syntax, imports)
+    facts.patched = patched_library_names(syntax, text, imports)
     facts.rebound = {name for name, count in bound.items() if count > 1} | declared
     facts.in_functions |= declared
     safe = _single_values(tree, imports)

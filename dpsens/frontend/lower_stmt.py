@@ -23,6 +23,7 @@ class StmtLowerer(ExprLowerer):
 
     lines: dict[cst.CSTNode, int] = {}  # statement -> line, when known
     may_rebind = True  # whether nested functions may declare nonlocal or global (else skipped)
+    may_yield = True  # whether functions may yield (else not searched: a visit costs ~0.3 ms)
 
     def function(self, node: cst.FunctionDef, prefix: str) -> ir.Function:
         """Lower a def; ``prefix`` is the qualified name of the enclosing scope."""
@@ -39,7 +40,7 @@ class StmtLowerer(ExprLowerer):
         )
         returns = None if node.returns is None else self.lower(node.returns.annotation)
         body = self.block(node.body, f"{qualname}.<locals>")
-        if node.asynchronous is not None or _is_generator(node):
+        if node.asynchronous is not None or self.may_yield and _is_generator(node):
             # Calling it returns a coroutine or a generator, not what the body returns.
             kind = "async function" if node.asynchronous is not None else "generator function"
             body = (ir.UnsupportedStmt(self.span(node), kind, exits=True),)

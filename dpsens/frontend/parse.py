@@ -126,6 +126,7 @@ class _ModuleLowerer(StmtLowerer):
     def module(self, tree: cst.Module, text: str) -> ir.Module:
         # Only a module that says nonlocal or global can have functions rebinding names.
         self.may_rebind = "nonlocal" in text or "global" in text
+        self.may_yield = "yield" in text
         imports: dict[str, str] = {}
         stars: list[str] = []
         constants: dict[str, ir.Expr] = {}

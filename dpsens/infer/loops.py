@@ -46,7 +46,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     count, element, container = iteration
     # A loop that may run no iteration leaves its target as it was (i = 10; for i in range(0)).
     kept = {name: a.env[name] for name in target_names(s.target, stores=True) if name in a.env} \
-        if count.exact is None or E.decide_le(E.ONE, count.exact) is not True else {}
+        if count.exact is None or count.exact.is_positive is not True else {}  # (a count is whole)
     in_place = _changed_in_place(s.body)
     rebound = assigned - in_place
     for name in in_place:
