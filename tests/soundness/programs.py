@@ -97,7 +97,8 @@ class Env:
         return [v for v in self.vars if v.static is None and not v.readonly]
 
     def statics(self, kind: str | None = None) -> list[Var]:
-        return [v for v in self.vars if v.static is not None and (kind is None or v.static == kind)]
+        """Public numbers (Static parameters; not Callable ones)."""
+        return [v for v in self.vars if v.static in ("int", "float") and (kind is None or v.static == kind)]
 
     def has_kind(self, kind: str) -> bool:
         return any(v.type.kind == kind for v in self.sensitive())
@@ -247,7 +248,12 @@ class Gen:
     def call(self, env: Env, fn: Fn, depth: int) -> str:
         args = []
         for p in fn.params:
-            if p.static == "int":
+            if p.static == "fn":  # a Callable parameter: a lambda over the caller's variables
+                inner = env.copy()
+                q = Var(self.fresh_name("q"), REAL)
+                inner.bind(q)
+                args.append(f"lambda {q.name}: {self.scalar(inner, 'Real', 2)}")
+            elif p.static == "int":
                 args.append(self.public_int(env))
             elif p.static == "float":
                 args.append(self.public(env))
@@ -895,12 +901,14 @@ class Gen:
 
     returns: T | None = None
 
-    def parameters(self, prefix: str, allow_matrix: bool = True) -> list[Var]:
+    def parameters(self, prefix: str, allow_matrix: bool = True, callable_param: bool = False) -> list[Var]:
         count = self.draw(st.integers(1, 4))
         out: list[Var] = []
         for i in range(count):
             kind = self.choose_type(allow_matrix)
             out.append(Var(f"{prefix}{i}", kind))
+        if callable_param:  # f: Callable[[float], float], called in the body (sens(f, 0))
+            out.append(Var(f"g{prefix}", REAL, static="fn"))
         statics = self.draw(st.integers(0, 2))
         for i in range(statics):
             which = self.pick(["float", "int"])
@@ -944,10 +952,14 @@ class Gen:
 
     def function(self, name: str, prefix: str, fns: list[Fn], min_statements: int,
                  max_statements: int) -> tuple[list[str], Fn]:
-        params = self.parameters(prefix)
+        helper = name != "f0"
+        params = self.parameters(prefix, callable_param=helper and self.flip(15))
         env = Env(list(params), list(fns))
-        self.returns = PAIR if not fns and self.flip(15) else self.return_type(env)
-        lines = [f"def {name}({', '.join(self.signature(p) for p in params)}) -> {self.returns.annotation()}:"]
+        env.fns += [Fn(p.name, [Var("_", REAL)], REAL) for p in params if p.static == "fn"]
+        # A helper with unannotated parameters is analyzed again at each call (R-closure).
+        annotated = not helper or not self.flip(12)
+        self.returns = PAIR if helper and self.flip(15) else self.return_type(env)
+        lines = [f"def {name}({', '.join(self.signature(p, annotated) for p in params)}) -> {self.returns.annotation()}:"]
         count = self.draw(st.integers(min_statements, max_statements))
         self.block(env, count, 0, lines, "    ")
         lines.append(f"    return {self.expr(env, self.returns, self.draw(st.integers(1, self.MAX_DEPTH)))}")
@@ -956,13 +968,19 @@ class Gen:
         return lines, fn
 
     @staticmethod
-    def signature(p: Var) -> str:
+    def signature(p: Var, annotated: bool = True) -> str:
+        if p.static == "fn":
+            return f"{p.name}: Callable[[float], float]"
         if p.static is not None:
             return f"{p.name}: Static[{p.static}]"
+        if not annotated:
+            return p.name
         return f"{p.name}: {p.type.annotation()}"
 
 
-HEADER = """import numpy as np
+HEADER = """from typing import Callable
+
+import numpy as np
 
 from dpsens import (
     L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Real, Static, clip, cols, count, fold,

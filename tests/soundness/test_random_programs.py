@@ -5,8 +5,15 @@ subset (a main function f0 and a helper h0 it may call). Each program is
 written to a file, checked with `dpsens.check.check_paths`, and every reported
 sensitivity function is run by `audit_function` on random and adversarial
 neighbouring inputs, with statics bound as in test_case_files.py (int 2,
-float 2.5). An observed ratio above a reported bound, an internal error
-(DPS001) or a crash of the checker fails the test and prints the program.
+float 2.5), then under two other bindings (int 3 / float -0.4, int 1 /
+float 0.5) and with different sizes for different container parameters. An
+observed ratio above a reported bound (beyond float rounding, see `genuine`), an
+internal error (DPS001) or a crash of the checker fails the test and prints the
+program. `test_halved_bounds_are_refuted` is the negative control: the same
+audit refutes most reported bounds once they are halved.
+
+One known analyzer bug is skipped (KNOWN_BUG_UNKNOWN_ARGUMENT below; set
+DPSENS_FUZZ_KNOWN_BUGS=check to audit those functions too).
 
 The default run is small and deterministic (derandomize=True). For a local
 fuzzing run raise the count and vary the seed:
@@ -32,7 +39,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from dpsens.audit.metric_types import Metric, parse
 from dpsens.audit.neighbours import measure
@@ -97,8 +104,8 @@ def genuine(v: Violation, metric: Metric | None) -> bool:
     """Not float rounding: the excess over the bound is far above the rounding of the values involved.
 
     Generated programs scale values by up to 2**k and 10**k, so an output near 1e9
-    carries absolute rounding near 1e-7: an excess below 1e-12 of the largest
-    input or output (times a generous count of operations) is not a finding.
+    carries absolute rounding near 1e-7 (a ratio 1.00000007 was seen on d_in 0.5):
+    an excess below ROUNDING times the largest input or output is not a finding.
     """
     assert metric is not None
     d_in = measure(metric, *v.inputs)
@@ -115,7 +122,7 @@ def genuine(v: Violation, metric: Metric | None) -> bool:
 # which is the caller's own len(a) if it has a parameter `a` (unsound: 5 observed vs 1
 # claimed), and assumptions like `cols(a0) == cols(x1)` that no caller can evaluate (the
 # auditor raises KeyError). Functions with such a call are not audited until it is fixed.
-KNOWN_BUG_UNKNOWN_ARGUMENT = True
+KNOWN_BUG_UNKNOWN_ARGUMENT = os.environ.get("DPSENS_FUZZ_KNOWN_BUGS", "skip") == "skip"
 _UNKNOWN_ARGUMENT = re.compile(r"argument '\w+' of \w+\(\): expected .*, got unknown")
 
 
@@ -126,6 +133,21 @@ def unknown_argument(analyzed: Analyzed, report: dict[str, Any]) -> bool:
     end = later[0] if later else math.inf
     return any(d.code == "DPS301" and report["line"] <= d.line < end and _UNKNOWN_ARGUMENT.search(d.message)
                for d in analyzed.diagnostics)
+
+
+_CONSTANTS = {"inf", "oo", "zoo", "nan", "pi", "E", "True", "False"}
+_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
+_DIMENSION = re.compile(r"\b(?:len|rows|cols)\((\w+)\)")
+
+
+def foreign_names(report: dict[str, Any]) -> set[str]:
+    """Symbols in the reported bounds and assumptions that are not the function's parameters:
+    every free name of a report is one of its statics, or a parameter in len/rows/cols()."""
+    params = {p["name"] for p in report["params"]}
+    texts = [p.get("sensitivity") or "" for p in report["params"]] + list(report["assumptions"])
+    names = {name for text in texts for name, call in _NAME.findall(text) if not call}
+    names |= {name for text in texts for name in _DIMENSION.findall(text)}
+    return names - params - _CONSTANTS
 
 
 def sizes(report: dict[str, Any], order: tuple[int, ...]) -> dict[str, dict[str, int]]:
@@ -172,11 +194,14 @@ def check_program(program: Program, trials: int = TRIALS) -> dict[str, int]:
         if report["kind"] != "sensitivity":
             continue
         stats["functions"] += 1
-        if not finite(report):
-            continue
         if KNOWN_BUG_UNKNOWN_ARGUMENT and unknown_argument(analyzed, report):
             stats["known_bug"] += 1
             continue
+        foreign = foreign_names(report)
+        assert not foreign, failure(program, f"{report['name']}: the report names {sorted(foreign)}, "
+                                             f"which are not its parameters\nreport: {report}")
+        if not finite(report) or any(p["static"] and not p["type"].startswith("Static[") for p in report["params"]):
+            continue  # nothing finite, or a Callable parameter with no value to bind
         stats["finite"] += 1
         ran = False
         passes = [(STATICS, trials, None), *((alt, max(2, trials // 2), None) for alt in ALT_STATICS),
@@ -201,12 +226,16 @@ def check_program(program: Program, trials: int = TRIALS) -> dict[str, int]:
     return stats
 
 
+# Shrinking re-analyzes and re-audits every candidate (minutes): off unless asked for.
+SHRINK = os.environ.get("DPSENS_FUZZ_SHRINK") == "1"
+
 _settings = settings(
     max_examples=EXAMPLES,
     deadline=None,
     database=None,
     derandomize=SEED is None,
     print_blob=False,
+    phases=(Phase.explicit, Phase.generate, *((Phase.shrink,) if SHRINK else ())),
     suppress_health_check=list(HealthCheck),
 )
 
