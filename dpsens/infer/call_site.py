@@ -208,6 +208,16 @@ class CallSite:
             return plain
         return floats.shown(held)
 
+    def _unbound_sizes(self) -> bool:
+        """Whether a size of the callee's parameters got no value here (its argument is
+        not a container of the declared shape): the callee's results speak of its own
+        len(a), which would leak into the caller as a symbol of the caller's."""
+        sizes = set()
+        for param in self.summary.params:
+            if not param.static and param.callable_kind is None and self.values.get(param.name) is not None:
+                sizes |= set(dimension_mapping(param.type, param.type))
+        return any(size not in self.mapping for size in sizes)
+
     def conditions_hold(self) -> bool:
         """Check the callee's assumptions here; undecided ones become the caller's.
 
@@ -234,7 +244,7 @@ class CallSite:
         """The value of the call."""
         everything = C.total(v.ctx for v in self.values.values() if v is not None)
         ret_type = substitute_type(self.summary.ret_type, self.mapping)
-        if _has_function(ret_type) or not self.conditions_hold():
+        if _has_function(ret_type) or self._unbound_sizes() or not self.conditions_hold():
             # A returned closure would be analyzed in the callee's variables.
             return unknown(everything)
         if self.summary.kind in ("privacy", "local_randomizer"):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from dpsens import L1, MetricVector, Real, Static
+from dpsens import L1, L_inf, MetricVector, Real, Static
 
 
 # D52: a mask, an integer array, a Boolean, None or () writes many entries, not one.
@@ -226,3 +226,14 @@ def counting_down_from_k(x: Real, k: Static[int]) -> Real:  # expect: x=k; k=sta
     for _ in range(k, 0, -1):
         total = total + x
     return total
+
+
+# D61 (found by the random-program fuzzer): a container argument typed unknown gave the
+# callee's sizes no value, and they leaked into the caller (x: len(a), the caller's own).
+def _passed_on(a: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: a=1
+    return a
+
+
+def size_of_an_unknown_argument(x: Real, a: MetricVector[L1, Real], b: MetricVector[L_inf, Real], c: Static[bool]) -> Real:  # expect: x=inf; a=inf; b=inf; c=static; returns=unknown
+    u = a if c else b
+    return x * len(_passed_on(u))  # E: DPS301

@@ -12,8 +12,8 @@ internal error (DPS001) or a crash of the checker fails the test and prints the
 program. `test_halved_bounds_are_refuted` is the negative control: the same
 audit refutes most reported bounds once they are halved.
 
-One known analyzer bug is skipped (KNOWN_BUG_UNKNOWN_ARGUMENT below; set
-DPSENS_FUZZ_KNOWN_BUGS=check to audit those functions too).
+It found one analyzer bug, now fixed (D61): a call whose container argument was
+typed unknown left the callee's size symbols in the caller's report.
 
 The default run is small and deterministic (derandomize=True). For a local
 fuzzing run raise the count and vary the seed:
@@ -114,27 +114,6 @@ def genuine(v: Violation, metric: Metric | None) -> bool:
     return excess > ROUNDING * scale
 
 
-# Known analyzer bug (found by this fuzzer, not yet fixed): when an argument of a call
-# to an analyzed function is typed unknown (DPS301 "argument 'a' of h(): expected ...,
-# got unknown", e.g. a join of an L1 and an L_inf vector), the callee's dimension
-# symbols (len(a), rows(a), cols(a)) are not replaced (binding.dimension_mapping maps
-# nothing) and leak into the caller's report: `return x * len(h(u))` reports x: len(a),
-# which is the caller's own len(a) if it has a parameter `a` (unsound: 5 observed vs 1
-# claimed), and assumptions like `cols(a0) == cols(x1)` that no caller can evaluate (the
-# auditor raises KeyError). Functions with such a call are not audited until it is fixed.
-KNOWN_BUG_UNKNOWN_ARGUMENT = os.environ.get("DPSENS_FUZZ_KNOWN_BUGS", "skip") == "skip"
-_UNKNOWN_ARGUMENT = re.compile(r"argument '\w+' of \w+\(\): expected .*, got unknown")
-
-
-def unknown_argument(analyzed: Analyzed, report: dict[str, Any]) -> bool:
-    """Whether the function's body has a call with an argument typed unknown."""
-    starts = sorted(f["line"] for f in analyzed.functions)
-    later = [line for line in starts if line > report["line"]]
-    end = later[0] if later else math.inf
-    return any(d.code == "DPS301" and report["line"] <= d.line < end and _UNKNOWN_ARGUMENT.search(d.message)
-               for d in analyzed.diagnostics)
-
-
 _CONSTANTS = {"inf", "oo", "zoo", "nan", "pi", "E", "True", "False"}
 _NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
 _DIMENSION = re.compile(r"\b(?:len|rows|cols)\((\w+)\)")
@@ -189,14 +168,11 @@ def check_program(program: Program, trials: int = TRIALS) -> dict[str, int]:
         raise AssertionError(failure(program, "crash:\n" + traceback.format_exc())) from None
     internal = [d for d in analyzed.diagnostics if d.code == "DPS001"]
     assert not internal, failure(program, f"internal error: {internal}")
-    stats = {"functions": 0, "finite": 0, "ran": 0, "known_bug": 0}
+    stats = {"functions": 0, "finite": 0, "ran": 0}
     for report in analyzed.functions:
         if report["kind"] != "sensitivity":
             continue
         stats["functions"] += 1
-        if KNOWN_BUG_UNKNOWN_ARGUMENT and unknown_argument(analyzed, report):
-            stats["known_bug"] += 1
-            continue
         foreign = foreign_names(report)
         assert not foreign, failure(program, f"{report['name']}: the report names {sorted(foreign)}, "
                                              f"which are not its parameters\nreport: {report}")
@@ -253,7 +229,7 @@ def test_random_programs_are_sound(program: Program) -> None:
 
 def test_generated_programs_run() -> None:
     """The check above is vacuous for programs that never run: most must (guards the generator)."""
-    totals = {"functions": 0, "finite": 0, "ran": 0, "known_bug": 0}
+    totals = {"functions": 0, "finite": 0, "ran": 0}
 
     @settings(max_examples=15, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
