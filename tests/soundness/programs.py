@@ -20,9 +20,11 @@ All draws shrink towards the first option, i.e. towards smaller programs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from hypothesis import strategies as st
+
+Chosen = TypeVar("Chosen")
 
 NORMS = ("L1", "L2", "L_inf")
 SLICES = ("[0:2]", "[1:]", "[:k]")  # suffixes of slice tokens ("[:k]" only with a static k)
@@ -139,7 +141,7 @@ class Gen:
     def flip(self, percent: int) -> bool:
         return self.draw(st.integers(0, 99)) >= 100 - percent
 
-    def choose(self, options: list[tuple[int, Callable[[], str]]]) -> str:
+    def choose(self, options: list[tuple[int, Callable[[], Chosen]]]) -> Chosen:
         """One of the weighted alternatives (weight 0 = unavailable), then run it."""
         live = [(w, f) for w, f in options if w > 0]
         total = sum(w for w, _ in live)
@@ -588,14 +590,7 @@ class Gen:
             opts.append((4, lambda: self.vector_type(env, "Real") or REAL))
         if env.matrices():
             opts.append((2, lambda: self.matrix_type(env, "Real") or REAL))
-        live = [(w, f) for w, f in opts if w > 0]
-        total = sum(w for w, _ in live)
-        point = self.draw(st.integers(0, total - 1))
-        for w, f in live:
-            if point < w:
-                return f()
-            point -= w
-        raise AssertionError("unreachable")
+        return self.choose(opts)
 
     def target(self, env: Env) -> Var:
         """An existing sensitive variable to rebind, or a new one."""
