@@ -378,7 +378,7 @@ def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str]) -> b
     return False
 
 
-def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr]]) -> bool:
+def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr, E.Expr]]) -> bool:
     """``for i in range(...)`` whose body reads i other than to pick its own rows."""
     if not (isinstance(s.iter, ir.Call) and isinstance(s.target, ir.NameTarget)
             and ir.dotted_name(s.iter.func) == "range"):
