@@ -130,6 +130,9 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if right is None:
         return _join_items(a, rule, left, span)
     left, right = arith.unify_sizes([left, right], a.assume)
+    if not all(isinstance(v.type, (T.Scalar, T.Vector, T.Matrix)) for v in (left, right)):
+        # An operand of unknown shape (a join of a vector and a matrix): as for +.
+        return arith.binary("+", left, right, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
     result_type = arith.result_type_of("+", [left, right])
     if T.scalar_kind_of(result_type) == "Data" or \
             not isinstance(result_type, (T.Scalar, T.Vector, T.Matrix)):

@@ -237,3 +237,9 @@ def _passed_on(a: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: 
 def size_of_an_unknown_argument(x: Real, a: MetricVector[L1, Real], b: MetricVector[L_inf, Real], c: Static[bool]) -> Real:  # expect: x=inf; a=inf; b=inf; c=static; returns=unknown
     u = a if c else b
     return x * len(_passed_on(u))  # E: DPS301
+
+
+# D62 (found by the fuzzer, a crash): max of a value of unknown shape was DPS001.
+def max_of_an_unknown_shape(x: Real, k: Static[int]) -> Real:  # expect: x=inf; k=static; returns=unknown
+    t = np.zeros(3) if k > 0 else np.zeros((3, 3))
+    return np.maximum(t, x)
