@@ -396,10 +396,10 @@ def _default(child: Analysis, param: ir.Param, defined: Value | None) -> Value:
     """A parameter's default: a number as evaluated where the function was defined; an
     object (an array) is the one bound then, with what was stored into it since, so the
     value now under the default's names is joined in."""
+    if defined is not None and isinstance(defined.type, T.Scalar):
+        return defined
     now = child.expr(param.default)  # type: ignore[arg-type]
-    if defined is None:
-        return now
-    return defined if isinstance(defined.type, T.Scalar) else join(defined, now)
+    return now if defined is None else join(defined, now)
 
 
 def _without(items: object, variables: set[str]) -> list[object]:

@@ -261,25 +261,25 @@ def _parallel_pure(items: list, share: tuple[str, E.Expr, E.Expr],  # type: igno
     """
     variable, factor, gaussian_factor = share
     kept: list = []  # type: ignore[type-arg]
-    once: list = []  # type: ignore[type-arg]
+    once: dict[bool, list] = {False: [], True: []}  # type: ignore[type-arg]  # by: Gaussian?
     for item in items:
         history = item.charges.get(variable) if isinstance(item, Event) else None
         paid = linear(history, whole) if history and all(isinstance(c, Charge) for c in history) \
             else None
         if paid:
-            gaussians = tuple(c for c in paid if _gaussian_only(c))
-            others = tuple(c for c in paid if not _gaussian_only(c))
-            once += [Event({variable: part}) for part in (others, gaussians) if part]
+            for gaussian in (False, True):
+                part = tuple(c for c in paid if _gaussian_only(c) == gaussian)
+                if part:
+                    once[gaussian].append(Event({variable: part}))
             rest = {v: h for v, h in item.charges.items() if v != variable}
             if rest:
                 kept.append(Event(rest))
         else:
             kept.append(item)
-    if not once:
+    if not (once[False] or once[True]):
         return items, []
-    by = {True: dict(C.scale(gaussian_factor, container)), False: dict(C.scale(factor, container))}
-    return kept, [moved for event in once
-                  for moved in retarget([event], {variable: by[_gaussian_only(event.charges[variable][0])]})]
+    return kept, (retarget(once[False], {variable: dict(C.scale(factor, container))})
+                  + retarget(once[True], {variable: dict(C.scale(gaussian_factor, container))}))
 
 
 def _gaussian_only(item: object) -> bool:

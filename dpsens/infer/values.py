@@ -114,15 +114,15 @@ def concatenate(a: Value, b: Value) -> Value | None:
 
 
 def repeated(items: Value, count: Value) -> Value | None:
-    """``[a, b] * n`` with n a public integer: n copies, n times the distance (None when n is
-    not a known non-negative integer)."""
+    """``[a, b] * n`` with n a public integer: max(0, n) copies, as many times the distance
+    (None when n is not known or not whole, or the elements share no metric)."""
     n = count.exact
     if not count.public or n is None or n.is_integer is False:  # Python refuses list * 2.5
         return None
     if items.parts is not None and n.is_Integer and int(n) * len(items.parts) <= 64:
         return tuple_value(items.parts * max(int(n), 0))
     assert isinstance(items.type, (T.TupleType, T.ListType))
-    elem = _list_of(_elements(items.type))
+    elem = list_type(items.type)
     if elem is None:
         return None
     copies = n if n.is_nonnegative else sp.Max(E.ZERO, n)  # a negative n gives []

@@ -266,3 +266,12 @@ def vacuous_basic_bound(v: MetricVector[L_inf, Real]) -> Priv[Real]:  # expect: 
     for e in np.zeros(100) + v:
         s = s + gaussian_mechanism_zcdp(1.0, 0.5, e)
     return s
+
+
+# A loop count with only a public bound (an outer index) composes that many releases.
+def triangular_releases(x: Real) -> Priv[Real]:  # expect: x=(2.90429, 1/100000); accounting=pld
+    s = 0.0
+    for i in range(70):
+        for _ in range(i):
+            s = s + laplace_mechanism(1.0, 0.01, x)
+    return s
