@@ -321,6 +321,8 @@ class Module:
     # other modules' uses of them cannot change them (only ``m.X = v`` rebinds one).
     values: frozenset[str] = frozenset()
     patched: frozenset[str] = frozenset()  # library functions it replaces (``np.sum = f``)
+    # Names bound to values holding other mutable globals (``B = (A, 1)``: B -> {A}).
+    held: dict[str, frozenset[str]] = field(default_factory=dict)
     unanalyzed: tuple[Unanalyzed, ...] = ()  # defs in classes or module-level blocks
 
 

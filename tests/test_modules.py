@@ -92,27 +92,31 @@ def make_writers(root: Path) -> None:
     (package / "__init__.py").write_text("")
     (package / "cfg.py").write_text(
         "import numpy as np\nfrom dpsens import Real\n\n"
-        "SCALE = 1.0\nARR = np.zeros(3)\nBUF = np.zeros(3)\nK = 2.0\n\n"
+        "SCALE = 1.0\nARR = np.zeros(3)\nBUF = np.zeros(3)\nK = 2.0\n"
+        "INNER = np.zeros(3)\nHOLDER = (INNER, 1)\n\n"
         "def scaled(x: Real) -> Real:\n    return SCALE * x\n\n"
         "def read() -> Real:\n    return ARR[0] * 1.0\n\n"
         "def read_buf() -> Real:\n    return BUF[0] * 1.0\n\n"
-        "def doubled(x: Real) -> Real:\n    return K * x\n")
+        "def doubled(x: Real) -> Real:\n    return K * x\n\n"
+        "def read_inner() -> Real:\n    return INNER[0] * 1.0\n")
     (package / "main.py").write_text(
         "import numpy as np\nfrom dpsens import Real\nfrom wpkg import cfg\n"
-        "from wpkg.cfg import ARR, doubled, read, read_buf, scaled\n\n"
+        "from wpkg.cfg import ARR, HOLDER, doubled, read, read_buf, read_inner, scaled\n\n"
         "def set_scale() -> Real:\n    cfg.SCALE = 100.0\n    return 0.0\n\n"
         "def later(x: Real) -> Real:\n    set_scale()\n    return scaled(x)\n\n"
         "def write(x: Real) -> Real:\n    ARR[0] = x\n    return 0.0\n\n"
         "def imported_mut(x: Real) -> Real:\n    write(x)\n    return read()\n\n"
         "def write_attr(x: Real) -> Real:\n    u = cfg.BUF\n    u[0] = x\n    return 0.0\n\n"
         "def alias_mut(x: Real) -> Real:\n    write_attr(x)\n    return read_buf()\n\n"
+        "def write_held(x: Real) -> Real:\n    HOLDER[0][0] = x\n    return 0.0\n\n"
+        "def held_mut(x: Real) -> Real:\n    write_held(x)\n    return read_inner()\n\n"
         "def twice(x: Real) -> Real:\n    f = doubled\n    return f(x) + doubled(x) + cfg.K * 0.0\n")
 
 
 def test_writes_from_another_module_are_the_owners(tmp_path: Path) -> None:
-    """cfg.SCALE = v, ARR[0] = x through `from cfg import ARR`, an alias of cfg.BUF: cfg's
-    own readers see them (they were 1 and 0, truth 100 and 1), with one or two jobs; a
-    def only called or assigned keeps its value."""
+    """cfg.SCALE = v, ARR[0] = x through `from cfg import ARR`, an alias of cfg.BUF, a
+    store through HOLDER = (INNER, 1): cfg's own readers see them (they were 1 and 0,
+    truth 100 and 1), with one or two jobs; a def only called or assigned keeps its value."""
     make_writers(tmp_path)
     for jobs in (1, 2):
         result = check_paths([str(tmp_path / "wpkg")], settings=Settings(jobs=jobs))
@@ -120,6 +124,7 @@ def test_writes_from_another_module_are_the_owners(tmp_path: Path) -> None:
                  for file in result.files for f in file.functions}
         assert found["scaled"] == {"x": "inf"}, jobs
         assert found["later"] == found["imported_mut"] == found["alias_mut"] == {"x": "inf"}, jobs
+        assert found["held_mut"] == {"x": "inf"}, jobs
         assert found["doubled"] == {"x": "2"} and found["twice"] == {"x": "4"}, jobs
 
 

@@ -190,6 +190,7 @@ class _Uses(cst.CSTVisitor):
         self.scopes: list[tuple[cst.CSTNode, set[str]]] = []  # enclosing functions, locals
         self.aliases: dict[tuple[int, str], set[str]] = {}  # (function id, local) -> objects
         self.returners: dict[str, set[str]] = {}  # module function -> objects it may return
+        self.held: dict[str, set[str]] = {}  # module-level name -> other objects it may hold
         self.changed: set[str] = set()
         self.changed_in_functions: set[str] = set()
         self.dynamic = False
@@ -260,7 +261,8 @@ class _Uses(cst.CSTVisitor):
                 return set(self.aliases.get((id(scope), node.value), ()))
         if node.value in self.returners:
             return set(self.returners[node.value])  # its calls' results: see _may_change
-        return {node.value} if node.value in self.roots else set()
+        own = {node.value} if node.value in self.roots else set()
+        return own | self.held.get(node.value, set())
 
     def _is_load(self, node: cst.Name) -> bool:
         parent = self.stack[-2] if len(self.stack) > 1 else None
@@ -320,6 +322,8 @@ class _Uses(cst.CSTVisitor):
                 if isinstance(function, cst.FunctionDef) and len(self.scopes) == 1:
                     self._add(self.returners, function.name.value, objects)
                     return False
+            if not self.scopes:
+                self._hold(index, objects)
             return True  # a store target, a container, a default, a lambda's result, ...
         return False
 
@@ -360,6 +364,23 @@ class _Uses(cst.CSTVisitor):
         for target in targets:
             self._add(self.aliases, (id(scope), target.value), objects)  # type: ignore[attr-defined]
         return False
+
+    def _hold(self, index: int, objects: set[str]) -> None:
+        """At module scope, ``B = A`` or ``B = (A, 1)``: B holds A, so that a change made
+        through B (``B[0][0] = x`` in a function) is a change of A too."""
+        while index > 0:
+            parent = self.stack[index - 1]
+            if isinstance(parent, (cst.Element, cst.StarredElement, cst.DictElement, cst.Tuple,
+                                   cst.List, cst.Set, cst.Dict)):
+                index -= 1
+                continue
+            if isinstance(parent, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) \
+                    else [parent.target]
+                for target in targets:
+                    if isinstance(target, cst.Name):
+                        self._add(self.held, target.value, objects)
+            return
 
     def _add(self, table: dict, key: object, objects: set[str]) -> None:  # type: ignore[type-arg]
         known = table.setdefault(key, set())
@@ -414,6 +435,7 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     facts.rebound |= (uses.changed & mutable) | set(uses.named_dynamic)
     facts.in_functions |= uses.changed_in_functions & mutable
     facts.in_functions |= {name for name, inside in uses.named_dynamic.items() if inside}
+    facts.held = {name: objects for name, objects in uses.held.items() if name in bound}
     facts.foreign |= uses.changed - mutable
     facts.foreign_in_functions |= uses.changed_in_functions - mutable
     if uses.dynamic:

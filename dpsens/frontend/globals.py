@@ -55,6 +55,9 @@ class GlobalFacts:
     # another module's use of them cannot change them, only ``m.X = v`` rebinds them.
     values: set[str] = field(default_factory=set)
     patched: set[str] = field(default_factory=set)  # library functions it replaces (qualified)
+    # Module-level names bound to a value holding other mutable globals (``B = (A, 1)``):
+    # another module's change through B changes them too.
+    held: dict[str, set[str]] = field(default_factory=dict)
 
 
 def module_bindings(tree: ast.Module, text: str) -> tuple[Counter[str], set[str]]:

@@ -158,6 +158,7 @@ class _ModuleLowerer(StmtLowerer):
             foreign_changed=frozenset(facts.foreign), foreign_stored=frozenset(facts.foreign_stored),
             foreign_in_functions=frozenset(facts.foreign_in_functions),
             values=frozenset(facts.values), patched=frozenset(facts.patched),
+            held={name: frozenset(objects) for name, objects in facts.held.items()},
             unanalyzed=self._unanalyzed(tree),
         )
 

@@ -47,11 +47,11 @@ class Program:
         # package re-exports them through import_module).
         # Other modules' writes count as the owner's (R-global: `cfg.SCALE = 100.0` in main.py).
         foreign = {m.name: self._foreign(m, m.foreign_changed) for m in modules}
-        self.rebound = self._not_described(
-            {f"{m.name}.{n}" for m in modules for n in m.rebound} | set().union(*foreign.values()))
-        self.shared_state = self._not_described(
+        self.rebound = self._not_described(self._with_held(
+            {f"{m.name}.{n}" for m in modules for n in m.rebound} | set().union(*foreign.values())))
+        self.shared_state = self._not_described(self._with_held(
             {f"{m.name}.{n}" for m in modules for n in m.changed_in_functions}
-            | {n for m in modules for n in self._foreign(m, m.foreign_in_functions)})
+            | {n for m in modules for n in self._foreign(m, m.foreign_in_functions)}))
         self.patched = frozenset().union(*(m.patched for m in modules))  # np.sum = f
         self.summaries: dict[str, Summary] = {}
         # Summaries without the configured bindings, for call sites of functions that have
@@ -70,6 +70,17 @@ class Program:
         """The analyzed modules' names that ``module`` changes through these dotted names."""
         return {name for d in dotted
                 if (name := self._owned(d, d in module.foreign_stored)) is not None}
+
+    def _with_held(self, names: set[str]) -> set[str]:
+        """The names, and the globals their values hold: a change through ``m.B`` changes
+        ``m.A`` when m binds ``B = (A, 1)`` (held names are closed over aliases already)."""
+        found = set(names)
+        for qualified in names:
+            owner, _, head = qualified.rpartition(".")
+            module = self.modules.get(owner)
+            if module is not None:
+                found |= {h if "." in h else f"{owner}.{h}" for h in module.held.get(head, ())}
+        return found
 
     def _owned(self, dotted: str, stored: bool, depth: int = 0) -> str | None:
         """``cfg.ARR`` for a write into ``cfg.ARR[0]`` or ``cfg.ARR.x`` (through re-exports);

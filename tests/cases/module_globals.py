@@ -277,3 +277,21 @@ def through_results(x: Real) -> Real:  # expect: x=inf
 def through_results_then_read(x: Real) -> Real:  # expect: x=inf
     through_results(x)
     return REQUIRED[0] + CAST[0]  # E: DPS206
+
+
+# A module-level container or alias holds another global: a function's change through
+# it changes that global too (D63: read_after_alias_write was 0, truth 1).
+INNER = np.zeros(3)
+HOLDER = (INNER, 1.0)
+INNER_ALIAS = INNER
+
+
+def write_through_holder(x: Real) -> Real:  # expect: x=inf
+    HOLDER[0][0] = x  # E: DPS205
+    INNER_ALIAS[1] = x  # E: DPS205
+    return 0.0
+
+
+def read_after_holder_write(x: Real) -> Real:  # expect: x=inf
+    write_through_holder(x)
+    return INNER[0] + INNER[1]  # E: DPS206
