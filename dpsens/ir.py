@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from dpsens.diagnostics import Span
+from dpsens.diagnostics import Span as Span  # re-exported: ir.Span in signatures
 
 
 @dataclass(frozen=True)

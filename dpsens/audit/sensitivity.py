@@ -64,7 +64,7 @@ def evaluate(text: str, statics: Mapping[str, float], dims: Mapping[str, Mapping
         return lambda symbol: sp.Integer(dims[str(symbol)][kind])
 
     names.update({"rows": dimension("rows"), "cols": dimension("cols"), "len": dimension("len")})
-    value = E.parse(text, names)  # type: ignore[arg-type]
+    value = E.parse(text, names)
     return float(value)
 
 

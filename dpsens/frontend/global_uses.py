@@ -102,13 +102,13 @@ class _Binder(cst.CSTVisitor):
             name = alias.asname.name if alias.asname else alias.name
             while isinstance(name, cst.Attribute):  # import a.b binds a
                 name = name.value
-            self.target(name)  # type: ignore[arg-type]
+            self.target(name)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar):
             return
         for alias in node.names:
-            self.target(alias.asname.name if alias.asname else alias.name)  # type: ignore[arg-type]
+            self.target(alias.asname.name if alias.asname else alias.name)
 
     def visit_MatchAs(self, node: cst.MatchAs) -> None:
         if node.name is not None:
@@ -406,7 +406,7 @@ def _immutable_values(tree: cst.Module, imports: dict[str, str]) -> set[str]:
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
                 [small.target] if isinstance(small, cst.AnnAssign) and small.value else []
             if len(targets) == 1 and isinstance(targets[0], cst.Name) \
-                    and _immutable(small.value, imports):  # type: ignore[union-attr, arg-type]
+                    and _immutable(small.value, imports):
                 safe.add(targets[0].value)
     return safe
 

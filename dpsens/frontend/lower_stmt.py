@@ -63,7 +63,7 @@ class StmtLowerer(ExprLowerer):
                 self.current_line = self.lines.get(part, self.current_line)
                 out_suite.append(self.small(part))
             return tuple(out_suite)
-        statements: Sequence[cst.CSTNode] = node.body  # type: ignore[assignment]
+        statements: Sequence[cst.CSTNode] = node.body
         out: list[ir.Stmt] = []
         for statement in statements:
             out.extend(self.statement(statement, scope))

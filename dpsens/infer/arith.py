@@ -447,7 +447,7 @@ def compare(a: Value, b: Value, op: str | None = None, report: Report | None = N
         # Entries are 0 or 1: the discrete distance of the Data container (how many entries
         # differ, in the norm) is the distance of the same 0/1 entries as integers, so the
         # mask is an Integer container, which sums and means like numbers (L22).
-        result_type = shaped_type(shape, shaped.norm, "Integer")  # type: ignore[arg-type]
+        result_type = shaped_type(shape, shaped.norm, "Integer")
     return Value(result_type, ctx)
 
 

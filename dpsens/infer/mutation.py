@@ -362,7 +362,7 @@ def _written_part(container: T.Type, parts: list[object],
         return T.Vector(container.norm, container.elem, container.cols)
     if isinstance(container, T.Vector) and len(parts) == 1 and isinstance(parts[0], tuple):
         try:
-            length = slice_length(parts[0], container.length, assume)  # type: ignore[arg-type]
+            length = slice_length(parts[0], container.length, assume)
         except UnknownLength:
             return container
         return T.Vector(container.norm, container.elem, length)

@@ -210,7 +210,7 @@ def _instantiate(entries: list[dict[str, Any]], mapping: dict[E.Expr, E.Expr]) -
                 copy[key] = _instantiate(value, mapping)
             elif isinstance(value, str) and key not in ("kind", "function", "bound") and names:
                 try:
-                    copy[key] = E.render(E.parse(value, dict(names)))  # type: ignore[arg-type]
+                    copy[key] = E.render(E.parse(value, dict(names)))
                 except (SyntaxError, TypeError, ValueError, AttributeError):
                     copy[key] = value
             else:

@@ -90,7 +90,7 @@ def fold(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     element_type, count = found
     accumulator = init.type
     for _ in range(2):
-        (s2, s1), result = a.function_sensitivity(  # type: ignore[arg-type]
+        (s2, s1), result = a.function_sensitivity(
             f, [accumulator, element_type], span, [None, m], count)
         joined = join_types(accumulator, result.type)
         if joined == accumulator:

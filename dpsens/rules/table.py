@@ -167,7 +167,7 @@ def _template(text: str, names: tuple[str, ...]) -> E.Expr:
     symbols: dict[str, object] = {n: sp.Symbol(f"§{n}") for n in names}
     for kind in ("len", "rows", "cols"):
         symbols[kind] = lambda s, kind=kind: sp.Symbol(f"§{kind}({str(s)[1:]})")
-    return E.parse(text, symbols)  # type: ignore[arg-type]
+    return E.parse(text, symbols)
 
 
 def instantiate(text: str, bound: dict[str, Value | None]) -> E.Expr | None:
