@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer.values import Value, join_types
+from dpsens.infer.values import Value, decided, join_types
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -23,33 +23,83 @@ if TYPE_CHECKING:
 
 def counted_branch(a: Analysis, statement: ir.If, test: Value) -> bool:
     """Apply R-if-counted to the statement if it has that shape; False when it does not."""
-    if not test.ctx or not all(T.is_discrete_metric(a.var_types.get(v, T.REAL)) for v in test.ctx):
+    if not _discrete(a, test):
         return False
-    offsets = [_offsets(a, body) for body in (statement.body, statement.orelse)]
-    if offsets[0] is None or offsets[1] is None:
+    first, second = _paths(a, statement.body), _paths(a, statement.orelse)
+    if first is None or second is None:
         return False
-    flips = {variable: E.ONE for variable in test.ctx}  # 1{c flips} <= sum of d(x), x in V_c
-    for name in sorted(set(offsets[0]) | set(offsets[1])):
+    paths = first[0] + second[0]
+    # 1{the runs take different paths} <= sum of d(x) over the variables of every test
+    flips = {variable: E.ONE for variable in sorted({*test.ctx, *first[1], *second[1]})}
+    updated: dict[str, Value] = {}
+    for name in sorted(set().union(*paths)):
         old = a.env.get(name)
         if old is None or not isinstance(old.type, T.Scalar) or old.type.kind not in ("Real", "Integer"):
             return False
-        gap = _difference(offsets[0].get(name), offsets[1].get(name))
+        gap = _spread([path.get(name) for path in paths])
         if gap is None:
             return False
         kind: T.Type = old.type
-        for amount in (offsets[0].get(name), offsets[1].get(name)):
-            if amount is not None:  # 0.001 added to an int makes a float
-                kind = join_types(kind, amount.type) or T.REAL
-        offsets[0][name] = Value(kind, C.add(old.ctx, C.scale(gap, flips)))
-    for name, value in offsets[0].items():
+        for path in paths:
+            if name in path:  # 0.001 added to an int makes a float
+                kind = join_types(kind, path[name].type) or T.REAL
+        updated[name] = Value(kind, C.add(old.ctx, C.scale(gap, flips)))
+    for name, value in updated.items():
         a.assign(ir.NameTarget(statement.span, name), value)
     return True
+
+
+MAX_PATHS = 64  # an elif chain this long is a histogram; more paths cost quadratic time
+
+
+def _discrete(a: Analysis, test: Value) -> bool:
+    """A test that depends on data, only through discrete variables (a flip costs >= 1)."""
+    return bool(test.ctx) and all(T.is_discrete_metric(a.var_types.get(v, T.REAL)) for v in test.ctx)
+
+
+def _paths(a: Analysis, body: Sequence[ir.Stmt]) -> tuple[list[dict[str, Value]], set[str]] | None:
+    """What each way through a branch adds (name -> public amount), and the variables of
+    the tests met on the way: a branch is increments only, or one nested ``if`` (an
+    ``elif``) on public or discrete values whose test has no effects."""
+    if len(body) == 1 and isinstance(body[0], ir.If):
+        nested = body[0]
+        if not _pure_test(nested.test):
+            return None
+        test = a.expr(nested.test)
+        taken = decided(test)
+        if taken is not None:
+            return _paths(a, nested.body if taken else nested.orelse)
+        if not test.public and not _discrete(a, test):
+            return None
+        first, second = _paths(a, nested.body), _paths(a, nested.orelse)
+        if first is None or second is None or len(first[0]) + len(second[0]) > MAX_PATHS:
+            return None
+        return first[0] + second[0], {*test.ctx, *first[1], *second[1]}
+    offsets = _offsets(a, body)
+    return None if offsets is None else ([offsets], set())
+
+
+def _pure_test(expr: ir.Expr | ir.Slice) -> bool:
+    """Comparisons, Boolean operators, subscripts and arithmetic of names and constants."""
+    if isinstance(expr, (ir.Const, ir.Name)):
+        return True
+    if isinstance(expr, ir.Compare):
+        return _pure_test(expr.left) and _pure_test(expr.right)
+    if isinstance(expr, ir.BoolOp):
+        return all(map(_pure_test, expr.values))
+    if isinstance(expr, ir.Subscript):
+        return _pure_test(expr.value) and all(map(_pure_test, expr.index))
+    if isinstance(expr, ir.Slice):
+        return all(_pure_test(part) for part in (expr.lower, expr.upper, expr.step) if part is not None)
+    return _effect_free(expr)
 
 
 def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
     """name -> the public amount the body adds to it, if the body only does ``u += e``."""
     added: dict[str, Value] = {}
     for statement in body:
+        if isinstance(statement, ir.ExprStmt) and isinstance(statement.value, ir.Const):
+            continue  # pass, ..., a docstring
         found = _increment(statement)
         if found is None or found[0] in added:
             return None
@@ -104,6 +154,18 @@ def _increment(statement: ir.Stmt) -> tuple[str, ir.Expr, int] | None:
     if value.op == "+" and isinstance(value.right, ir.Name) and value.right.id == name:
         return name, value.left, 1
     return None
+
+
+def _spread(amounts: list[Value | None]) -> E.Expr | None:
+    """A bound on how far apart any two of these public amounts (None: 0) are."""
+    gap = E.ZERO
+    for i, first in enumerate(amounts):
+        for second in amounts[i + 1:]:
+            pair = _difference(first, second)
+            if pair is None:
+                return None
+            gap = E.smax(gap, pair)
+    return gap
 
 
 def _difference(first: Value | None, second: Value | None) -> E.Expr | None:

@@ -94,3 +94,64 @@ def call_in_the_amount(k: Integer) -> Real:  # expect: k=inf
     if k > 0:
         u += 1.0 + bump()  # a call runs only in one branch: the general rule
     return w[0]
+
+
+# An elif chain is one branch with several paths (D64: was ∞, no diagnostic).
+def histogram_bin(d: MetricMatrix[L_inf, Data]) -> Integer:  # expect: d=1
+    h1 = 0
+    for r in d:
+        if r[0] < 1.0:
+            pass
+        elif r[0] < 2.0:
+            h1 += 1
+    return h1
+
+
+def three_bins(d: MetricMatrix[L_inf, Data]) -> tuple[Integer, Integer, Integer]:  # expect: d=3
+    h0, h1, h2 = 0, 0, 0
+    for r in d:
+        if r[0] < 1.0:
+            h0 += 1
+        elif r[1] < 2.0:
+            h1 += 1
+        else:
+            h2 += 1
+    return (h0, h1, h2)
+
+
+def graded_scores(v: MetricVector[L1, Data], bonus: Static[float]) -> Real:  # expect: v=max(3, abs(bonus), abs(bonus - 3)); bonus=static
+    total = 0.0
+    for e in v:
+        if e > 3.0:
+            total += 3.0
+        elif e > 1.0:
+            total += bonus
+    return total
+
+
+def public_test_inside(d: MetricMatrix[L_inf, Data], k: Static[int]) -> Integer:  # expect: d=2; k=static
+    n = 0
+    for r in d:
+        if r[0] > 0.5:
+            n += 1
+        elif k > 2:
+            n -= 1
+    return n
+
+
+def real_test_inside(k: Integer, x: Real) -> Integer:  # expect: k=inf; x=inf
+    n = 0
+    if k > 0:
+        n += 1
+    elif x > 0.5:
+        n += 1
+    return n
+
+
+def effect_in_the_nested_test(k: Integer, v: MetricVector[L1, Real]) -> Integer:  # expect: k=inf; v=inf
+    n = 0
+    if k > 0:
+        n += 1
+    elif np.sum(v) > 0.5:
+        n += 2
+    return n
