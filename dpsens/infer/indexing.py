@@ -20,8 +20,9 @@ def subscript(base: Value, index: list[Part], report: Report, assume: Assume) ->
     """``base[index]``: 1-sensitive in the container, unbounded in a sensitive index.
 
     A slice bound that is a static expression of unknown sign is taken as a
-    position from the start (``v[k:]``, assuming k >= 0) or, written negated,
-    from the end (``v[-k:]``, assuming k > 0). The assumption is reported and
+    position from the start (``v[k:]``, assuming k >= 0; ``v[len(v) - k:]``,
+    assuming 0 <= len(v) - k <= len(v)) or, written negated, from the end
+    (``v[-k:]``, assuming k > 0). The assumption is reported and
     checked at call sites: a length must be exact (a mean divides by it), and
     Python counts a negative bound from the end.
     """
@@ -142,6 +143,12 @@ def _position(bound: Value, full: E.Expr, assume: Assume) -> tuple[E.Expr, E.Exp
         return sp.Min(index, full), None
     if not index.is_negative:
         # Unknown sign (see subscript()): ``v[-k:]`` is meant from the end, ``v[k:]`` from the start.
+        if index.free_symbols & full.free_symbols:
+            # Computed from the length (``v[len(v) - k:]``): a position from the start,
+            # within the container (k >= 0 and k <= len(v)), so the length is exact.
+            assume(sp.Ge(index, 0))
+            assume(sp.Ge(full - index, 0))
+            return index, None
         if not index.could_extract_minus_sign():
             assume(sp.Ge(index, 0))
             return sp.Min(index, full), None

@@ -47,3 +47,17 @@ def loop_window(v: MetricVector[L1, Real], n: Static[int]) -> Real:  # expect: v
     for i in range(n):
         total = total + float(np.sum(v[i:i + 2]))  # E: DPS301
     return total
+
+
+# A bound computed from the length is a position from the start (D65: `v[len(v) - k:]`
+# was read as counting from the end, assuming k > len(v), so every call was DPS306).
+def tail_by_length(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: v=1/max(0, k); k=static; assumes=-k + len(v) >= 0, k >= 0
+    return float(np.mean(v[len(v) - k:]))
+
+
+def trimmed_mean(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: v=1/max(0, -k + len(v) - min(k, len(v))); k=static; assumes=-k + len(v) >= 0, k >= 0
+    return float(np.mean(v[k:len(v) - k]))
+
+
+def trims_one(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/2 + 1/max(0, len(v) - 2); assumes=len(v) - 2 >= 0
+    return tail_by_length(v, 2) + trimmed_mean(v, 1)
