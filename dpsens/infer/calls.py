@@ -282,7 +282,7 @@ class CallRules:
         distance (ledger.linear), else once per application at the container's
         distance; privacy spent on captured values once per application.
         """
-        from dpsens.privacy.ledger import Event, Ledger, Loop, linear, project, retarget
+        from dpsens.privacy.ledger import Event, Ledger, Loop, joined, linear, retarget, variables
         from dpsens.rules.higher_order import per_element
 
         names = [self.fresh_variable("arg", t) for t in arg_types]
@@ -304,14 +304,23 @@ class CallRules:
                     spent, {n: dict(C.blow_up(self.tracked())) for n in names}))
                 repetitions = E.INF
             else:
-                for name, t, container in zip(names, arg_types, containers):
-                    assert container is not None
-                    paid = linear(project(spent, name), T.has_whole_steps(t))
+                # What the function captures from a container moves with its elements, and
+                # containers sharing a variable may hold one element of it twice: an event
+                # charging them is one release (ledger.joined).
+                related = frozenset(v for v in variables(spent) if v not in names and (
+                    v.startswith("@") or any(v in c.ctx for c in containers if c is not None)))
+                for group in C.sharing([c.ctx if c is not None else C.EMPTY for c in containers]):
+                    members = frozenset(names[i] for i in group)
+                    paid = linear(joined(spent, members, related),
+                                  all(T.has_whole_steps(arg_types[i]) for i in group))
                     if paid is None:  # one element is at most its container away
-                        each[name] = dict(container.ctx)
-                    else:
-                        self.ledger.items.extend(retarget([Event({name: paid})],
-                                                          {name: dict(per_element(container))}))
+                        each.update({names[i]: dict(containers[i].ctx) for i in group})  # type: ignore[union-attr]
+                        continue
+                    distance: C.Context = C.EMPTY
+                    for i in group:
+                        distance = C.join(distance, per_element(containers[i]))  # type: ignore[arg-type]
+                    self.ledger.items.extend(retarget([Event({names[group[0]]: paid})],
+                                                      {names[group[0]]: dict(distance)}))
             others = [i for i in _without(spent, set(names)) if i is not None]
             others += retarget(spent, each)
             if others:

@@ -16,7 +16,8 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.mutation import nested_statements, target_names
 from dpsens.infer.values import LOOP_PREFIX, Value, join, join_types, list_type, unknown
-from dpsens.privacy.ledger import Charge, Event, Ledger, Loop, linear, retarget, variables
+from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
+                                   substituted, variables)
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -134,15 +135,16 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         if pseudo[u] in a.shared.loop_states:
             a.shared.loop_states[pseudo[u]] = C.add(a.shared.loop_states[pseudo[u]], elements)
     items = a.close_samples(body.ledger.items, mark[1])
+    bounds = _carried_bounds(pseudo, initial, before_last, a.shared.loop_states)
     once: list = []  # type: ignore[type-arg]
     for variable, factor, gaussian, source in shares:
         # (a range loop's element variable has its container's type: the same metric kind)
         whole = T.has_whole_steps(a.var_types[variable])
-        items, paid_once = _parallel_pure(items, (variable, factor, gaussian), source, whole)
+        items, paid_once = _parallel_pure(items, (variable, factor, gaussian), source, whole,
+                                          bounds)
         once += paid_once
     # Other charges on one element are paid by the container, every iteration.
     items = _moved(items, {variable: source for variable, _, _, source in shares})
-    bounds = _carried_bounds(pseudo, initial, before_last, a.shared.loop_states)
     settle_findings(a, bounds)
     spent = _charged_to_inputs(items, bounds)
     if spent:
@@ -246,7 +248,8 @@ def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
 
 
 def _parallel_pure(items: list, share: tuple[str, E.Expr, E.Expr],  # type: ignore[type-arg]
-                   container: C.Context, whole: bool) -> tuple[list, list]:  # type: ignore[type-arg]
+                   container: C.Context, whole: bool,
+                   bounds: dict[str, C.Context]) -> tuple[list, list]:  # type: ignore[type-arg]
     """Pure-DP and Gaussian charges on the element, made directly in the body: paid once,
     by F·Γ (Gaussians by G·Γ).
 
@@ -264,11 +267,23 @@ def _parallel_pure(items: list, share: tuple[str, E.Expr, E.Expr],  # type: igno
     once: dict[bool, list] = {False: [], True: []}  # type: ignore[type-arg]  # by: Gaussian?
     for item in items:
         history = item.charges.get(variable) if isinstance(item, Event) else None
+        related = [c for v, h in (item.charges.items() if history else ()) if v != variable
+                   and _may_share(v, container, bounds) for c in h]
+        if history and related:
+            # The release also reads what may move with the element (the container, a
+            # carried value), paid in every iteration: the changed element's iteration
+            # pays it merged with the element, so once more its increment (by F: the
+            # cross term μ_e·μ_c grows with Σ d_t, not with its root).
+            if len(history) == 1 and isinstance(history[0], Charge) \
+                    and all(isinstance(c, Charge) for c in related):
+                history = (increment(history[0], tuple(related)),)  # type: ignore[arg-type]
+            else:
+                history = None
         paid = linear(history, whole) if history and all(isinstance(c, Charge) for c in history) \
             else None
         if paid:
             for gaussian in (False, True):
-                part = tuple(c for c in paid if _gaussian_only(c) == gaussian)
+                part = tuple(c for c in paid if (_gaussian_only(c) and not related) == gaussian)
                 if part:
                     once[gaussian].append(Event({variable: part}))
             rest = {v: h for v, h in item.charges.items() if v != variable}
@@ -282,6 +297,15 @@ def _parallel_pure(items: list, share: tuple[str, E.Expr, E.Expr],  # type: igno
                   + retarget(once[True], {variable: dict(C.scale(gaussian_factor, container))}))
 
 
+def _may_share(variable: str, container: C.Context, bounds: dict[str, C.Context]) -> bool:
+    """Whether a variable may move when the container does: one of its variables, a
+    carried value whose bound reads them (or another fresh variable), or a fresh variable
+    (an argument, a sample) that may stand for them."""
+    if variable in bounds:
+        return any(v in container or v.startswith("@") for v in bounds[variable])
+    return variable in container or variable.startswith("@")
+
+
 def _gaussian_only(item: object) -> bool:
     """A Gaussian charge (its μ per unit distance known), which composes in μ²."""
     return isinstance(item, Charge) and item.gaussian is not None and item.laplace is None
@@ -289,12 +313,9 @@ def _gaussian_only(item: object) -> bool:
 
 def _moved(items: list, moves: dict[str, C.Context]) -> list:  # type: ignore[type-arg]
     """Charges on the given variables re-charged to their contexts."""
-    from dpsens.infer.privacy import _drop
-
     if not set(moves) & variables(items):
         return items
-    kept = [i for i in (_drop(item, set(moves)) for item in items) if i is not None]
-    return kept + retarget(items, {v: dict(ctx) for v, ctx in moves.items()})
+    return substituted(items, {v: dict(ctx) for v, ctx in moves.items()})
 
 
 def _carried_bounds(pseudo: dict[str, str], initial: dict[str, C.Context],
@@ -317,13 +338,10 @@ def _carried_bounds(pseudo: dict[str, str], initial: dict[str, C.Context],
 
 def _charged_to_inputs(items: list, bounds: dict[str, C.Context]) -> list:  # type: ignore[type-arg]
     """Charges on a carried value at the start of an iteration, paid by the inputs."""
-    from dpsens.infer.privacy import _drop
-
     carried = set(bounds)
     if not carried & variables(items):
         return items
-    kept = [i for i in (_drop(item, carried) for item in items) if i is not None]
-    return kept + retarget(items, {variable: dict(bound) for variable, bound in bounds.items()})
+    return substituted(items, {variable: dict(bound) for variable, bound in bounds.items()})
 
 
 def settle_findings(a: Analysis, bounds: dict[str, C.Context]) -> None:

@@ -66,7 +66,9 @@ class PrivacyRules:
         parameters) pay (∞, ∞)."""
         if not self.require_privacy(span, f"{summary.name}()"):
             return unknown(C.total(v.ctx for v in bound.values() if v is not None))
-        charges: dict[str, list[L.VarItem]] = {}
+        # Per variable, one history per parameter it reaches: the call is one release, so
+        # a variable passed for two parameters moves both at once (merged, not composed).
+        charges: dict[str, list[tuple[L.VarItem, ...]]] = {}
         for param in summary.params:
             value = bound.get(param.name)
             if value is None or param.static:
@@ -79,11 +81,11 @@ class PrivacyRules:
                     # (L2, Data) distance is √(changed entries): a distance d is d²
                     # unit steps, not ⌈d⌉ (one entry changes per step).
                     distance = E.mul(distance, distance)
-                charges.setdefault(variable, []).extend(L.in_group(history, distance))
+                charges.setdefault(variable, []).append(L.in_group(history, distance))
         for variable, r in extra.items():
             if not E.is_zero(r):
-                charges.setdefault(variable, []).append(L.Charge(E.INF, E.INF))
-        self.spend(span, {v: tuple(h) for v, h in charges.items()},
+                charges.setdefault(variable, []).append((L.Charge(E.INF, E.INF),))
+        self.spend(span, {v: L.merged(h) for v, h in charges.items()},
                    {"kind": "call", "function": summary.qualname,
                     "mechanisms": _instantiate(summary.mechanisms, mapping or {})})
         return Value(result_type)
@@ -135,13 +137,39 @@ class PrivacyRules:
         # variable, which the outer scope then amplifies again.
         for scope in reversed(scopes):
             pseudo = set(scope.sources)
-            kept = [_drop(item, pseudo) for item in items]
-            wrap = _sampled(scope, all(T.has_whole_steps(self.var_types[p]) for p in pseudo))
-            moved = L.retarget(items, dict(scope.sources), wrap)
-            items = [i for i in kept if i is not None] + moved
+            if self._mixed(items, scope, scopes):
+                # A release that reads the sample and its source (or another sample of
+                # it) reveals rows of the sample: no amplification for this scope.
+                items = L.substituted(items, dict(scope.sources))
+            else:
+                kept = [_drop(item, pseudo) for item in items]
+                wrap = _sampled(scope, all(T.has_whole_steps(self.var_types[p]) for p in pseudo))
+                moved = L.retarget(items, dict(scope.sources), wrap)
+                items = [i for i in kept if i is not None] + moved
             for name, source in scope.sources.items():
                 self.shared.sample_sources[name] = source
         return items
+
+    def _mixed(self: Analysis, items: list[L.Item], scope: SampleScope,
+               closing: list[SampleScope]) -> bool:
+        """Whether an event charges one of the scope's pseudo variables together with
+        something else that stands for the same sampled data (its source, another
+        sample of it, directly or through samples of samples)."""
+        def roots(variable: str, depth: int = 0) -> set[str]:
+            source = self.shared.sample_sources.get(variable)
+            for other in (*closing, *self.shared.samples):
+                source = other.sources.get(variable, source)
+            if source is None or depth > 20:
+                return {variable}
+            return set().union(*(roots(v, depth + 1) for v in source))
+
+        mine = {p: roots(p) for p in scope.sources}
+        for charged in L.events(items):
+            names = set(charged)
+            for p in names & mine.keys():
+                if any(roots(v) & mine[p] for v in names - {p}):
+                    return True
+        return False
 
     def _attribute(self: Analysis, items: list[L.Item], summary: Summary) -> list[L.Item]:
         """Every charge ends on a parameter: samples used after their scope closed pay
@@ -150,8 +178,7 @@ class PrivacyRules:
         escaped = {v: dict(src) for v, src in self.shared.sample_sources.items()
                    if v in L.variables(items)}
         if escaped:
-            kept = [i for i in (_drop(item, set(escaped)) for item in items) if i is not None]
-            items = kept + L.retarget(items, escaped)
+            items = L.substituted(items, escaped)
         stray = _unattributed(items, parameters)
         if stray:
             self.report(self.function_span, "DPS001", "internal error: privacy charged to "

@@ -105,13 +105,14 @@ class Ledger:
 
 
 def project(items: tuple[Item, ...] | list[Item], variable: str | frozenset[str]) -> tuple[VarItem, ...]:
-    """The history of one variable (or of several together, in program order)."""
+    """The history of one variable, or of several that one move changes together (each
+    by at most 1), in program order: an event charging several of them is one release
+    moved by all of them at once, paid as such (``merged``), never as independent ones."""
     wanted = frozenset([variable]) if isinstance(variable, str) else variable
     out: list[VarItem] = []
     for item in items:
         if isinstance(item, Event):
-            for name in sorted(wanted & item.charges.keys()):
-                out.extend(item.charges[name])
+            out.extend(merged([item.charges[name] for name in sorted(wanted & item.charges.keys())]))
         elif isinstance(item, Loop):
             body = project(item.body, wanted)
             if body:
@@ -121,6 +122,134 @@ def project(items: tuple[Item, ...] | list[Item], variable: str | frozenset[str]
             if first or second:
                 out.append(VarChoice((first, second)))
     return tuple(out)
+
+
+def merged(histories: list[tuple[VarItem, ...]]) -> tuple[VarItem, ...]:
+    """What one event costs when every one of several variables it charges moves by at
+    most 1 at once (docs/privacy.md R-merge).
+
+    Each history is the event's cost for a move of one variable. Moving them one after
+    the other (the hybrid argument) is group privacy over the steps, not composition:
+    a Gaussian reading x + y with x = y moves by 2, μ_x + μ_y, not √(μ_x² + μ_y²).
+    Histories of the same shape are merged position by position (charges by the group
+    rules of ``_merged_charge``); any other set pays the group of all their steps over
+    the composition of all of them, which bounds each step.
+    """
+    histories = [h for h in histories if h]
+    if len(histories) <= 1:
+        return histories[0] if histories else ()
+    zipped = _zipped(histories)
+    if zipped is not None:
+        return zipped
+    return (VarGroup(E.number(len(histories)), tuple(i for h in histories for i in h)),)
+
+
+def _zipped(histories: list[tuple[VarItem, ...]]) -> tuple[VarItem, ...] | None:
+    """Histories of equal length whose items pair up (charges; loops of one count; groups
+    of one distance), merged pairwise; None otherwise. Pairing items of two different
+    mechanisms is still sound: a group of two moves costs at least their composition
+    (μ₁ + μ₂ ≥ √(μ₁² + μ₂²), (√ρ₁ + √ρ₂)² ≥ ρ₁ + ρ₂, ε₁ + ε₂, δ₁ + e^ε₁·δ₂ ≥ δ₁ + δ₂).
+    Branches and samples are not paired: two histories' choices may differ."""
+    if len({len(h) for h in histories}) != 1:
+        return None
+    out: list[VarItem] = []
+    for column in zip(*histories):
+        first = column[0]
+        if all(isinstance(i, Charge) for i in column):
+            out.append(_merged_charge(column))  # type: ignore[arg-type]
+        elif all(isinstance(i, VarLoop) and i.count == first.count for i in column):  # type: ignore[union-attr]
+            out.append(VarLoop(first.count, merged([i.body for i in column])))  # type: ignore[union-attr]
+        elif all(isinstance(i, VarGroup) and i.distance == first.distance for i in column):  # type: ignore[union-attr]
+            out.append(VarGroup(first.distance, merged([i.body for i in column])))  # type: ignore[union-attr]
+        else:
+            return None
+    return tuple(out)
+
+
+def _merged_charge(charges: tuple[Charge, ...]) -> Charge:
+    """One release moved by all of the charges' variables at once, each charge its cost
+    for one of them: group privacy in every form the charges have (a form only some of
+    them have is dropped)."""
+    total = charges[0]
+    for charge in charges[1:]:
+        total = _merge_two(total, charge)
+    return total
+
+
+def increment(own: Charge, others: tuple[Charge, ...]) -> Charge:
+    """What a release costs beyond ``others`` when ``own``'s variable moves with theirs: the
+    merged charge less the others in every additive form (ε, δ, ρ and μ² add under
+    composition), so that paying ``others`` in every iteration and this once for the
+    iteration whose element moved pays that iteration merged. No Laplace form: a
+    Laplace's PLD does not split that way."""
+    together = _merged_charge((own, *others))
+    delta = together.delta if E.is_zero(together.delta) or E.is_inf(together.delta) else \
+        E.smax(E.ZERO, together.delta - sum((c.delta for c in others), E.ZERO))
+    rho = None
+    if together.rho is not None and all(c.rho is not None for c in others):
+        rho = together.rho - sum((c.rho for c in others), E.ZERO)  # type: ignore[misc]
+    gaussian = None
+    if together.gaussian is not None and all(c.gaussian is not None for c in others):
+        mu_squared = E.div(E.ONE, together.gaussian**2) - sum(
+            (E.div(E.ONE, c.gaussian**2) for c in others), E.ZERO)  # type: ignore[operator]
+        gaussian = E.div(E.ONE, E.sqrt(mu_squared))
+    return Charge(own.epsilon, delta, rho=rho, gaussian=gaussian, native_zcdp=together.native_zcdp,
+                  slope=own.slope, cap=own.cap)
+
+
+def _merge_two(a: Charge, b: Charge) -> Charge:
+    import sympy as sp
+
+    def harmonic(x: E.Expr | None, y: E.Expr | None) -> E.Expr | None:
+        # a multiplier σ/r or b/r of shifts that add: r₁ + r₂ = σ/m₁ + σ/m₂
+        return None if x is None or y is None else E.div(E.ONE, E.add(E.div(E.ONE, x), E.div(E.ONE, y)))
+
+    gaussian = harmonic(a.gaussian, b.gaussian) if a.laplace is None and b.laplace is None else None
+    rho = None if a.rho is None or b.rho is None else (E.sqrt(a.rho) + E.sqrt(b.rho)) ** 2
+    slope = None
+    if a.slope is not None or b.slope is not None:
+        slope = E.add(a.epsilon if a.slope is None else a.slope, b.epsilon if b.slope is None else b.slope)
+    return Charge(
+        E.add(a.epsilon, b.epsilon),
+        a.delta if E.is_zero(b.delta) else E.INF if E.is_inf(a.epsilon) else
+        E.add(a.delta, E.mul(sp.exp(a.epsilon), b.delta)),
+        rho=rho, gaussian=gaussian, laplace=harmonic(a.laplace, b.laplace),
+        native_zcdp=a.native_zcdp and b.native_zcdp, slope=slope,
+        cap=None if a.cap is None or b.cap is None else E.add(a.cap, b.cap))
+
+
+def joined(items: tuple[Item, ...] | list[Item], names: frozenset[str],
+           related: frozenset[str] = frozenset()) -> tuple[VarItem, ...]:
+    """The history of the events that charge one of ``names``: in each, those charges and
+    the charges of ``related`` variables (which may move with them) merged as one release."""
+    out: list[VarItem] = []
+    for item in items:
+        if isinstance(item, Event):
+            if names & item.charges.keys():
+                charged = sorted((names | related) & item.charges.keys())
+                out.extend(merged([item.charges[name] for name in charged]))
+        elif isinstance(item, Loop):
+            body = joined(item.body, names, related)
+            if body:
+                out.append(VarLoop(item.count, body))
+        else:
+            first, second = (joined(b, names, related) for b in item.branches)
+            if first or second:
+                out.append(VarChoice((first, second)))
+    return tuple(out)
+
+
+def events(items: tuple[Item, ...] | list[Item]) -> list[dict[str, tuple[VarItem, ...]]]:
+    """The charges of every event in the items, loops and branches included."""
+    found: list[dict[str, tuple[VarItem, ...]]] = []
+    for item in items:
+        if isinstance(item, Event):
+            found.append(item.charges)
+        elif isinstance(item, Loop):
+            found += events(item.body)
+        else:
+            found += events(item.branches[0]) + events(item.branches[1])
+    return found
 
 
 def variables(items: tuple[Item, ...] | list[Item]) -> set[str]:
@@ -142,8 +271,10 @@ def retarget(items: tuple[Item, ...] | list[Item], moves: dict[str, dict[str, E.
 
     Sources that reach the same target are accounted together: one record of v
     may move all of them at once (two outputs of one sample, two arguments cut
-    from one matrix), so their histories compose before any amplification
-    ``wrap(history)`` and are paid at the largest distance r = moves[u][v].
+    from one matrix, one variable passed for two parameters), so their histories
+    are projected together (an event charging several is merged, not composed)
+    before any amplification ``wrap(history)`` and paid at the largest distance
+    r = moves[u][v].
     """
     targets: dict[str, dict[str, E.Expr]] = {}
     for source, reached in moves.items():
@@ -162,6 +293,29 @@ def retarget(items: tuple[Item, ...] | list[Item], moves: dict[str, dict[str, E.
             distance = E.smax(distance, r)
         result[target] = in_group(history, distance)
     return [Event(result)] if result else []
+
+
+def substituted(items: tuple[Item, ...] | list[Item], moves: dict[str, dict[str, E.Expr]]
+                ) -> list[Item]:
+    """Charges of each source u become charges of every target v in moves[u], in place and
+    unamplified: in an event that also charges v (or another source of v), all of them
+    are one release moved at once, merged (each source at its distance r = moves[u][v])."""
+    out: list[Item] = []
+    for item in items:
+        if isinstance(item, Event):
+            parts: dict[str, list[tuple[VarItem, ...]]] = {}
+            for name in sorted(item.charges):
+                for target, distance in moves.get(name, {name: E.ONE}).items():
+                    if not E.is_zero(distance):
+                        parts.setdefault(target, []).append(in_group(item.charges[name], distance))
+            charges = {target: merged(histories) for target, histories in parts.items()}
+            out.append(Event({t: h for t, h in charges.items() if h}))
+        elif isinstance(item, Loop):
+            out.append(Loop(item.count, tuple(substituted(item.body, moves))))
+        else:
+            first, second = (tuple(substituted(b, moves)) for b in item.branches)
+            out.append(Choice((first, second)))
+    return out
 
 
 def in_group(history: tuple[VarItem, ...], distance: E.Expr) -> tuple[VarItem, ...]:

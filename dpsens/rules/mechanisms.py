@@ -542,13 +542,23 @@ def parallel_fold_rows(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Valu
 
     each: dict[str, dict[str, E.Expr]] = {}
     paid: list[L.Item] = [L.Event({names[0]: L.project(spent, names[0])})]
-    for name, t, m in zip(names[1:], row_types, (m1, m2)):
-        history = L.linear(L.project(spent, name), T.has_whole_steps(t))
+    # Rows of matrices sharing a variable may be one row of it (m passed twice), and what
+    # f captures from it moves too: an event charging them is one release (ledger.joined).
+    groups = C.sharing([m1.ctx, m2.ctx])
+    related = frozenset(v for v in L.variables(spent) if v not in names
+                        and (v in m1.ctx or v in m2.ctx or v.startswith("@")))
+    for group in groups:
+        rows = [names[1 + i] for i in group]
+        whole = all(T.has_whole_steps(row_types[i]) for i in group)
+        history = L.linear(L.joined(spent, frozenset(rows), related), whole)
         if history is None:
-            each[name] = dict(m.ctx)
-            moves.pop(name)
+            for i in group:
+                each[names[1 + i]] = dict((m1, m2)[i].ctx)
+                moves.pop(names[1 + i])
         else:
-            paid.append(L.Event({name: history}))
+            paid.append(L.Event({rows[0]: history}))
+            for other in rows[1:]:  # paid by the first, at the larger distance
+                moves[rows[0]] = dict(C.join(moves[rows[0]], moves.pop(other)))
     outer.items.extend(L.retarget(paid, moves))
     # What f spends on captured values (an event may charge them and a row together),
     # and on rows that pay per row, every row.

@@ -59,6 +59,16 @@ def join(a: Context, b: Context) -> Context:
     return _merge(a, b, E.smax)
 
 
+def sharing(contexts: list[Context]) -> list[list[int]]:
+    """Positions of the contexts, grouped so that contexts sharing a variable are together."""
+    groups: list[list[int]] = []
+    for position, ctx in enumerate(contexts):
+        touching = [g for g in groups if any(set(contexts[i]) & set(ctx) for i in g)]
+        groups = [g for g in groups if g not in touching] + \
+            [sorted([i for g in touching for i in g] + [position])]
+    return sorted(groups)
+
+
 def blow_up(a: Context) -> Context:
     """∞·Γ: every variable the value depends on becomes unbounded."""
     return {name: E.INF for name, value in a.items() if not E.is_zero(value)}

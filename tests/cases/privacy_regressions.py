@@ -3,7 +3,7 @@
 import numpy as np
 
 from dpsens import (
-    Data, Integer, L1, L2, L_inf, Local, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, cols,
+    Data, Integer, L1, L2, L_inf, Local, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, cols, count,
     gaussian_mechanism, gaussian_mechanism_zcdp, kary_randomized_response, laplace_mechanism, local_laplace, map_rows,
     norm_convert, parallel_fold_rows, randomized_response, sample, shuffle, undisc_container,
 )
@@ -275,3 +275,48 @@ def triangular_releases(x: Real) -> Priv[Real]:  # expect: x=(2.90429, 1/100000)
         for _ in range(i):
             s = s + laplace_mechanism(1.0, 0.01, x)
     return s
+
+
+# K24: one release reached through two routes (a variable passed for two parameters, a
+# row and the matrix it is in, one row given twice to parallel_fold_rows, a sample and
+# its source) moves by both at once: group privacy over the routes, never the
+# composition of two releases (μ₁ + μ₂, not √(μ₁² + μ₂²): same_value_twice was 2.94323).
+def noisy_pair(x: Real, y: Real) -> Priv[Real]:  # expect: x=(1.99310, 1/100000); y=(1.99310, 1/100000); accounting=gdp
+    return gaussian_mechanism_zcdp(2.0, 0.5, x + y)
+
+
+def same_value_twice(x: Real) -> Priv[Real]:  # expect: x=(4.37718, 1/100000); accounting=gdp
+    return noisy_pair(x, x)
+
+
+def noisy_pairs(x: Real, y: Real) -> Priv[Real]:  # expect: x=(4.22035, 1/100000); y=(4.22035, 1/100000); accounting=pld
+    t = 0.0
+    for _ in range(100):
+        t = t + laplace_mechanism(2.0, 0.2, x + y)
+    return t
+
+
+def same_value_twice_repeated(x: Real) -> Priv[Real]:  # expect: x=(9.38192, 1/100000); accounting=pld
+    return noisy_pairs(x, x)
+
+
+def row_and_its_matrix(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(rows(m)/2 + 2*sqrt(rows(m)/2 + 3/2)*sqrt(log(100000)) + 3/2, 1/100000); accounting=zcdp
+    t = 0.0
+    for r in m:
+        total = count(lambda z: z[0] > 0.0, m)
+        t = t + gaussian_mechanism_zcdp(1.0, 0.5, float(np.clip(r[0], 0.0, 1.0)) + total)
+    return t
+
+
+def one_row_given_twice(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(4.37718, 1/100000); accounting=gdp
+    def step(acc: Real, r1: MetricVector[L_inf, Data], r2: MetricVector[L_inf, Data]) -> Priv[Real]:
+        return acc + gaussian_mechanism_zcdp(2.0, 0.5, float(np.clip(r1[0], 0.0, 1.0))
+                                             + float(np.clip(r2[1], 0.0, 1.0)))
+    return parallel_fold_rows(step, 0.0, m, m)
+
+
+# (the release reads rows of the sample beside the whole matrix: no amplification)
+def sample_and_its_source(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(1.99310, 1/100000); accounting=gdp
+    b, _ = sample(500, m, m)
+    both = count(lambda r: r[0] > 0.0, m) + count(lambda r: r[0] > 0.0, b)
+    return gaussian_mechanism_zcdp(2.0, 0.125, both)

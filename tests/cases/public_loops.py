@@ -284,7 +284,7 @@ def truncated_float_count(x: Real) -> Real:  # expect: x=inf
     return s
 
 
-def store_into_the_iterated_vector(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(len(v)*max(len(v)**(len(v) - 1) + 1, 2*(2*len(v) - 1)**(len(v) - 1) + 1), 0); accounting=basic
+def store_into_the_iterated_vector(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(len(v)*(len(v)**(len(v) - 1) + 1), 0); accounting=basic
     # later entries become this one: it is released again, every iteration pays (truth
     # len(v)); each element is read from w as the stores left it, and a store adds its
     # value's distance without subtracting the part it overwrites (R-loop-live)

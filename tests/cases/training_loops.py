@@ -24,9 +24,12 @@ def per_record_steps(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: St
     return model
 
 
-def model_from_a_record(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(eps*rows(data) + eps, dl*rows(data) + dl); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=basic
+def model_from_a_record(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(eps*rows(data) + eps, dl*rows(data) + dl*exp(eps)); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=basic
     # The model comes from record 0, so every step also depends on it: each step pays
     # once more for it (the black box's Data result is at most 1 away, so s = 2 holds).
+    # The step of the record that moved reads it twice (its row and the model): that
+    # release pays both moves at once, group privacy (δ·e^ε; the truth is δ, since the
+    # clipped value moves by at most s either way, which the charges do not record).
     model = undisc_container(clip(L2, data))[0, :]
     out = np.zeros(cols(data))
     for i in range(rows(data)):
