@@ -90,3 +90,7 @@ def zeros(shape: Static[Any]) -> Any:
 @rule("zeros")
 def ones(shape: Static[Any]) -> Any:
     """A public array of ones."""
+
+@rule("float")
+def float64(x: Any) -> Real:
+    """numpy's float scalar of a number: identity, measured as a real."""

@@ -102,14 +102,15 @@ class StmtLowerer(ExprLowerer):
             return ir.AugAssign(span, self.target(node.target), op, self.lower(node.value))
         if isinstance(node, cst.Return):
             return ir.Return(span, None if node.value is None else self.lower(node.value))
-        if isinstance(node, cst.Expr):
-            return ir.ExprStmt(span, self.lower(node.value))
         if isinstance(node, cst.Assert):
             # An assert only restricts where the function returns; the bound
             # holds wherever it does, so the test is evaluated and dropped.
             return ir.ExprStmt(span, self.lower(node.test))
-        if isinstance(node, cst.Pass):
-            return ir.ExprStmt(span, ir.Const(span, None))
+        if isinstance(node, cst.Pass) or \
+                isinstance(node, cst.Expr) and isinstance(node.value, cst.Ellipsis):
+            return ir.ExprStmt(span, ir.Const(span, None))  # ``...`` as a statement does nothing
+        if isinstance(node, cst.Expr):
+            return ir.ExprStmt(span, self.lower(node.value))
         kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
         return ir.UnsupportedStmt(span, kind, *effects_of(node), exits=_exits(node))
 

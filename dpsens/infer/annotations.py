@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from dpsens import ir
@@ -56,12 +56,13 @@ class AnnotationResolver:
     def resolve(self, expr: ir.Expr) -> Annotation:
         """The annotation for a parameter or return annotation."""
         flags = {"static": False, "priv": False, "black_box": False, "local": False}
+        expr = self._unquoted(expr)
         while isinstance(expr, ir.Subscript) and self.qualify(expr.value) in _WRAPPERS:
             flags[_WRAPPERS[self.qualify(expr.value) or ""]] = True
             if len(expr.index) != 1 or isinstance(expr.index[0], ir.Slice):
                 self._problem(expr, "DPS102", "Static/Priv/BlackBox take exactly one type")
                 return Annotation(T.Opaque("?"), "?", problems=self.problems, **flags)
-            expr = expr.index[0]
+            expr = self._unquoted(expr.index[0])
         if flags["black_box"]:
             # The result of a black box has no metric until unbox() gives it one.
             text = f"BlackBox[{ir.source_text(expr)}]"
@@ -87,8 +88,24 @@ class AnnotationResolver:
             text = f"Static[{_python_name(text)}]"
         return Annotation(metric_type, text, problems=self.problems, **flags)
 
+    def _unquoted(self, expr: ir.Expr) -> ir.Expr:
+        """A type written as a string (``x: "Real"``, a forward reference) as the expression
+        it holds, every part at the string's position; DPS101 if it does not parse."""
+        if isinstance(expr, ir.Subscript):  # MetricVector["L1", "Real"]
+            index = tuple(p if isinstance(p, ir.Slice) else self._unquoted(p) for p in expr.index)
+            return replace(expr, index=index) if index != expr.index else expr
+        if not (isinstance(expr, ir.Const) and isinstance(expr.value, str)):
+            return expr
+        from dpsens.frontend.parse import parse_annotation_string
+
+        parsed = parse_annotation_string(expr.value, expr.span)
+        if parsed is None:
+            return expr  # metric() reports it as an unknown annotation
+        return self._unquoted(_at(parsed, expr.span))  # type: ignore[arg-type]
+
     def metric(self, expr: ir.Expr) -> tuple[T.Type, str]:
         """The metric type of a (non-wrapper) annotation and its canonical text."""
+        expr = self._unquoted(expr)
         name = self.qualify(expr)
         if name in _SCALARS:
             return T.Scalar(_SCALARS[name]), _SCALARS[name]
@@ -161,3 +178,13 @@ def _arg_text(expr: ir.Expr | ir.Slice, qualified: str | None) -> str:
 
 def _source_text(expr: ir.Expr) -> str:
     return ir.source_text(expr)
+
+
+def _at(node: object, span: Span) -> object:
+    """An IR tree with every node's span replaced (a string annotation has one position)."""
+    if isinstance(node, tuple):
+        return tuple(_at(item, span) for item in node)
+    if not hasattr(node, "__dataclass_fields__"):
+        return node
+    changes = {f: _at(getattr(node, f), span) for f in node.__dataclass_fields__ if f != "span"}
+    return replace(node, span=span, **changes)  # type: ignore[type-var]

@@ -256,12 +256,16 @@ class AnalyticGaussianSigma(sp.Function):
 
 
 def _analytic_sigma(s: E.Expr | None, eps: E.Expr | None, delta: E.Expr | None) -> E.Expr | None:
-    if s is None or eps is None or delta is None or not all(v.is_number for v in (s, eps, delta)):
+    """σ for (s, ε, δ): s·σ(1, ε, δ), since the Gaussian's privacy curve depends on s/σ only,
+    so a symbolic s (``2/rows(xs)``) still gives σ/r a number where r is s."""
+    if s is None or eps is None or delta is None or not (eps.is_number and delta.is_number):
         return None
     from dpsens.accounting import analytic_gaussian_sigma
 
     try:
-        return E.number(analytic_gaussian_sigma(float(s), float(eps), float(delta)))
+        if s.is_number:
+            return E.number(analytic_gaussian_sigma(float(s), float(eps), float(delta)))
+        return E.mul(s, E.number(analytic_gaussian_sigma(1.0, float(eps), float(delta))))
     except ValueError:
         return None
 

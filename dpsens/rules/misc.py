@@ -218,15 +218,20 @@ def to_bool(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return result
 
 
-def _axis(a: Analysis, bound: Bound, rule: Rule, span: object) -> tuple[int | None, C.Context]:
+def _axis(a: Analysis, bound: Bound, rule: Rule, span: object, t: T.Type
+          ) -> tuple[int | None, C.Context]:
+    """The axis summed over (None: all), counted from the end when negative as numpy does."""
     axis = bound.get("axis")
-    if axis is None:
+    if axis is None or axis.type == T.Opaque("None"):
         return None, C.EMPTY
     extra = require_static(a, axis, "axis", rule, span)
-    if axis.exact is None or axis.exact not in (0, 1):
-        a.report(span, "DPS301", "axis must be 0, 1 or omitted")  # type: ignore[arg-type]
+    ndim = 2 if isinstance(t, T.Matrix) else 1
+    position = axis.exact + ndim if axis.exact is not None and axis.exact.is_negative else axis.exact
+    if position is None or position not in range(ndim):
+        a.report(span, "DPS301", f"axis must be None or in [{-ndim}, {ndim - 1}] "  # type: ignore[arg-type]
+                 f"for {t.show()}")
         return -1, C.blow_up(axis.ctx)
-    return int(axis.exact), extra
+    return int(position), extra
 
 
 def _summed(t: T.Type, axis: int | None) -> tuple[T.Type, E.Expr, E.Expr] | None:
@@ -247,7 +252,7 @@ def _summed(t: T.Type, axis: int | None) -> tuple[T.Type, E.Expr, E.Expr] | None
 def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool) -> Value:
     x = first_argument(bound)
     x = _numbers_as_vector(x) or x  # sum((a, b)), np.mean([a, b]): as numpy's array of them
-    axis, extra = _axis(a, bound, rule, span)
+    axis, extra = _axis(a, bound, rule, span, x.type)
     if isinstance(x.type, T.ListType) and not mean and axis is None \
             and x.type.elem in (T.REAL, T.INTEGER):
         return Value(x.type.elem, C.add(x.ctx, extra))  # |Σ a_i − Σ b_i| ≤ Σ |a_i − b_i|

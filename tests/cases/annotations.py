@@ -36,3 +36,17 @@ def bare_ndarray(x: np.ndarray) -> Real:  # expect: x=0  # E: DPS101
 
 def clipped_input(m: dp.ClippedMatrix[dp.L2, L_inf, Data]) -> dp.MetricMatrix[dp.L2, Real]:  # expect: m=2
     return dp.undisc_container(m)
+
+
+# Types written as strings (forward references) are read as the types they hold.
+def quoted(x: "Real", c: "Static[float]") -> "Real":  # expect: x=abs(c); c=static
+    return c * x
+
+
+def quoted_inside(v: dp.MetricVector["L1", "Real"], k: Static["int"]) -> Real:  # expect: v=abs(k); k=static
+    ...  # a statement that does nothing
+    return k * float(np.sum(v))
+
+
+def quoted_nonsense(y: "Rea l") -> Real:  # E: DPS101
+    return 2.0 * y  # E: DPS301

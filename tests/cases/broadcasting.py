@@ -93,3 +93,24 @@ def shifted_plus_vector(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; re
 # truth with cols(m) = 1: m 5, x 5·rows(m)).
 def two_columns_plus_five(m: MetricMatrix[L1, Real], x: Real) -> Real:  # expect: m=inf; x=inf; returns=unknown
     return float(np.sum(m[:, 0:2] + np.zeros(5) + x))  # E: DPS301
+
+
+# numpy's axis counted from the end, and axis=None for all entries.
+def sum_last_axis(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=1
+    return np.sum(m, axis=-1)
+
+
+def sum_all_axes(m: MetricMatrix[L_inf, Real]) -> Real:  # expect: m=cols(m)
+    return float(np.sum(m, axis=None))
+
+
+def mean_last_axis(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/len(v)
+    return float(np.mean(v, axis=-1))
+
+
+def axis_out_of_range(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=inf
+    return np.sum(m, axis=2)  # E: DPS301, DPS301
+
+
+def numpy_float(x: Real) -> Real:  # expect: x=2
+    return float(np.float64(x)) * 2

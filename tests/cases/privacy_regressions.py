@@ -3,7 +3,7 @@
 import numpy as np
 
 from dpsens import (
-    Data, Integer, L1, L2, L_inf, Local, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, cols, count,
+    Data, Integer, L1, L2, L_inf, Local, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, cols, count, rows,
     gaussian_mechanism, gaussian_mechanism_zcdp, kary_randomized_response, laplace_mechanism, local_laplace, map_rows,
     norm_convert, parallel_fold_rows, randomized_response, sample, shuffle, undisc_container,
 )
@@ -320,3 +320,14 @@ def sample_and_its_source(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect
     b, _ = sample(500, m, m)
     both = count(lambda r: r[0] > 0.0, m) + count(lambda r: r[0] > 0.0, b)
     return gaussian_mechanism_zcdp(2.0, 0.125, both)
+
+
+# Duet's gd-pb: σ(s, ε, δ) = s·σ(1, ε, δ), so a sensitivity 2/rows(xs) still gives every
+# step a numeric μ = r/σ, and 100 steps compose exactly in Gaussian DP (it was basic
+# composition, (10, 1/10000), because σ was symbolic).
+def gradient_descent_symbolic_rows(xs: MetricMatrix[L_inf, Data], eta: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: xs=(1.03035, 1/100000); eta=static; assumes=cols(xs) == 3; accounting=gdp
+    theta = np.zeros(3)
+    for _ in range(100):
+        g = np.mean(undisc_container(clip(L2, xs)), axis=0)
+        theta = theta - eta * gaussian_mechanism(2.0 / rows(xs), 0.1, 1e-6, g)
+    return theta
