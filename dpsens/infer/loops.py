@@ -14,6 +14,7 @@ import sympy as sp
 
 from dpsens import ir
 from dpsens import types as T
+from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
 from dpsens.infer.values import LOOP_PREFIX, Value, join, join_types, list_type, unknown
 from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
@@ -29,6 +30,11 @@ UNROLL_LIMIT = 1000
 
 def run_loop(a: Analysis, s: ir.For) -> None:
     """Update the environment for the effect of a for loop."""
+    index_loop = as_index_loop(a, s, _assigned(s.body))
+    if index_loop is not None:  # enumerate(X), zip(X, Y)
+        for statement in index_loop:
+            a.statement(statement)
+        return
     iteration = _iteration(a, s)
     assigned = _assigned(s.body)
     if iteration is None or _contains_return(s.body):

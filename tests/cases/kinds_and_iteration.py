@@ -77,3 +77,48 @@ def clip_broadcast_by_a_matrix_bound(v: MetricVector[L1, Real]) -> Real:  # expe
 
 def clip_broadcast_by_a_vector_bound(x: Real) -> Real:  # expect: x=inf; returns=unknown
     return np.sum(np.clip(x, np.zeros(100), 1e9))  # E: DPS301
+
+
+# enumerate(X) and zip(X, Y) are index loops reading X[i] (and Y[i]): each element is
+# read in one iteration, as when iterating X itself.
+def enumerated_sum(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    s = 0.0
+    for i, e in enumerate(v):
+        s = s + e
+    return s
+
+
+def enumerated_weights(v: MetricVector[L1, Real]) -> Real:  # expect: v=len(v)
+    s = 0.0
+    for i, e in enumerate(v):
+        s = s + i * e
+    return s
+
+
+def zipped_sums(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=1; w=1
+    s = 0.0
+    for a, b in zip(v, w):
+        s = s + a + b
+    return s
+
+
+def zipped_with_itself(v: MetricVector[L1, Real]) -> Real:  # expect: v=2
+    s = 0.0
+    for a, b in zip(v, v):
+        s = s + a - b
+    return s
+
+
+def enumerated_slice(v: MetricVector[L1, Real]) -> Real:  # expect: v=min(5, len(v))
+    s = 0.0
+    for i, e in enumerate(v[:5]):
+        s = s + i * e
+    return s
+
+
+def enumerate_rebinding_its_iterable(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    s = 0.0
+    for i, e in enumerate(v):  # E: DPS201, DPS203
+        s = s + e
+        v = v * 2.0
+    return s

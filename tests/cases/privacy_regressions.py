@@ -331,3 +331,11 @@ def gradient_descent_symbolic_rows(xs: MetricMatrix[L_inf, Data], eta: Static[fl
         g = np.mean(undisc_container(clip(L2, xs)), axis=0)
         theta = theta - eta * gaussian_mechanism(2.0 / rows(xs), 0.1, 1e-6, g)
     return theta
+
+
+# Rows read through enumerate() are still read once each: parallel composition.
+def enumerated_rows(m: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: m=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    out = 0.0
+    for i, r in enumerate(m):
+        out = out + laplace_mechanism(1.0, eps, float(np.clip(r[0], 0.0, 1.0)))
+    return out
