@@ -141,6 +141,33 @@ def test_mechanisms_with_wide_losses_are_accounted_quickly(tmp_path: Path) -> No
 
 
 @pytest.mark.dp_accounting
+def test_group_of_a_sampled_callee(tmp_path: Path) -> None:
+    """A callee whose loop of sampled Gaussians is accounted by RDP, called with 2*m: group
+    privacy of that bound, (2ε, 2e^ε·δ′), where group privacy of the basic bound was
+    vacuous (δ ≥ 1)."""
+    program = tmp_path / "grouped.py"
+    program.write_text(
+        "from dpsens import L1, MetricMatrix, Priv, Real, gaussian_mechanism_zcdp, sample\n"
+        "import numpy as np\n\n\n"
+        "def steps(d: MetricMatrix[L1, Real]) -> Priv[Real]:\n"
+        "    acc = 0.0\n"
+        "    for _ in range(100):\n"
+        "        b, _l = sample(10, d, d)\n"
+        "        acc = acc + gaussian_mechanism_zcdp(1.0, 0.5, float(np.clip(np.sum(b), -0.5, 0.5)))\n"
+        "    return acc\n\n\n"
+        "def steps_at_two(m: MetricMatrix[L1, Real]) -> Priv[Real]:\n"
+        "    return steps(2 * m)\n")
+    options = Options(bindings=(("rows(d)", 1000.0), ("rows(m)", 1000.0)))
+    inner = _function(str(program), "steps", options)
+    [d] = inner["params"]
+    report = _function(str(program), "steps_at_two", options)
+    [m] = report["params"]
+    assert report["accounting"] == "group"
+    epsilon = float(d["epsilon"])
+    assert float(m["epsilon"]) == pytest.approx(2 * epsilon, rel=1e-5)  # both rounded up
+    assert float(m["delta"]) == pytest.approx(2 * math.exp(epsilon) * 1e-5, rel=1e-4)
+
+
 def test_a_sample_amplifies_the_best_bound_of_its_loop(tmp_path: Path) -> None:
     """100 Laplace(0.1) on one sample of 100 rows out of 1,000: the loop's PLD bound,
     amplified (basic inside gave log(0.9 + e^10/10) = 7.698)."""

@@ -147,20 +147,26 @@ def _advanced(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
 
 
 def _amplified_best(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
-    """Basic composition, but each sample's body is first accounted with the best method
-    (amplification holds for any (ε, δ)-DP mechanism run on the sample); numeric only."""
+    """Basic composition, but each sample's or group's body is first accounted with the
+    best method (amplification holds for any (ε, δ)-DP mechanism run on the sample, and
+    group privacy for any (ε, δ)-DP mechanism: a sampled callee called with 2*m);
+    numeric only."""
     epsilon, delta, improved = E.ZERO, E.ZERO, False
+    method = "group" if not any(isinstance(i, VarSampled) for i in history) else "amplified"
     for item in history:
-        if isinstance(item, VarSampled) and _has_loop(item.body):
+        if isinstance(item, (VarSampled, VarGroup)) and _has_loop(item.body):
             inner = account(item.body, delta_prime)
             improved = improved or inner.method not in ("sequential", "basic")
-            e, d = subsampled(inner.epsilon, inner.delta, E.div(item.size, item.population))
+            if isinstance(item, VarSampled):
+                e, d = subsampled(inner.epsilon, inner.delta, E.div(item.size, item.population))
+            else:
+                e, d = group(inner.epsilon, inner.delta, item.distance)
         else:
             e, d = _basic_item(item)
         epsilon, delta = E.add(epsilon, e), E.add(delta, d)
     if not improved or not (_numeric(epsilon) and _numeric(delta)):
         return None
-    return Cost(E.decimal_up(float(epsilon)), delta, "amplified")
+    return Cost(E.decimal_up(float(epsilon)), delta, method)
 
 
 def _log(x: float) -> float:
