@@ -233,7 +233,8 @@ def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
     A carried u that grows by at most 1 per iteration and depends on no other
     carried variable (new_u = a·u + r·e_t + …, a ≤ 1) ends at most
     Σ_t r·d(e_t) ≤ r·F·d(container) from the elements, because each element
-    is read in one iteration only. Otherwise every iteration is charged the
+    is read in one iteration only; for a number a < 1 also at most
+    r·d(container)·Σ_j a^j ≤ r·d(container)/(1 − a). Otherwise every iteration is charged the
     whole container, as for any other input: Σ_{j<k} g^j·r·Γ_container.
     """
     variable, factor = share
@@ -247,7 +248,12 @@ def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
         own = ctx.get(pseudo[u], E.ZERO)
         alone = not any(k in carried and k != pseudo[u] for k in ctx)
         if alone and E.decide_le(own, E.ONE) is True:
-            added[u] = C.scale(E.mul(r, factor), container)
+            spread = factor
+            if own.is_number and own < 1:
+                # A shrinking carry (s = 0.5*s + 0.5*e) also weighs element t by own^(k-1-t),
+                # each element at most the container away: Σ_j own^j ≤ 1/(1 − own).
+                spread = sp.Min(factor, 1 / (1 - own))
+            added[u] = C.scale(E.mul(r, spread), container)
         else:
             stripped[u] = C.add(stripped[u], C.scale(r, container))  # per iteration, as before
     return stripped, added

@@ -4,7 +4,7 @@ Correction: the Julia tool charges k for y in x = 2x + y, but three rounds
 give 7·y (x3 = 8·x0 + 7·y).
 """
 
-from dpsens import Integer, Real, Static
+from dpsens import L_inf, Integer, MetricVector, Real, Static
 
 
 def three_rounds(x: Real, y: Real) -> Real:  # expect: x=8; y=7
@@ -111,4 +111,13 @@ def shrinking_inner(x: Real, y: Real) -> Real:  # expect: x=1; y=118059162071741
         s = x
         for _ in range(i):
             s = s / 2 + y
+    return s
+
+
+# A shrinking carry over the elements: element t is weighed by 0.5^(k-1-t), so the
+# elements add at most 0.5·Σ_j 0.5^j ≤ 1, not 0.5 per element (it was len(v)/2).
+def exponential_average(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=min(2, len(v))/2
+    s = 0.0
+    for e in v:
+        s = 0.5 * s + 0.5 * e
     return s
