@@ -22,7 +22,8 @@ _EXACT = {
     "/": lambda a, b: a / b, "//": lambda a, b: sp.floor(a / b), "%": lambda a, b: sp.Mod(a, b),
     "**": lambda a, b: a**b,
 }
-_INTEGER_OPS = ("+", "-", "*", "//", "%", "**")
+_INTEGER_OPS = ("+", "-", "*", "//", "%", "**", "&", "|", "^")
+_LOGICAL = ("&", "|", "^", "*")  # on Bool operands
 _RANK = {T.Scalar: 0, T.Vector: 1, T.Matrix: 2}
 
 
@@ -45,6 +46,15 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
         return _static(op, a, b, result_type)
     if T.scalar_kind_of(result_type) == "Data":
         return _discrete(a, b, result_type)
+    if op in _LOGICAL and T.scalar_kind_of(a.type) == T.scalar_kind_of(b.type) == "Bool":
+        # Entrywise on truth values: |p∘q − p'∘q'| ≤ |p − p'| + |q − q'| for ∘ in and, or,
+        # xor (and * of 0/1), so every norm of the difference is at most the sum (R-bool).
+        # A mask (a container of them) is an Integer container, as comparisons make it.
+        result_type = shaped_type(shape, getattr(result_type, "norm", "L1"),
+                                  "Bool" if not shape else "Integer")
+        ctx = C.add(C.scale(embed_factor(a.type, result_type), a.ctx),
+                    C.scale(embed_factor(b.type, result_type), b.ctx))
+        return Value(result_type, ctx)
     if op in ("+", "-"):
         ctx = C.add(C.scale(embed_factor(a.type, result_type), a.ctx),
                     C.scale(embed_factor(b.type, result_type), b.ctx))
@@ -59,6 +69,14 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
         if factor is not None:
             return Value(result_type, C.scale(factor, a.ctx))
     return Value(result_type, C.blow_up(C.add(a.ctx, b.ctx)))
+
+
+def as_truth(value: Value) -> Value:
+    """A comparison's result (a Bool, or a mask typed Integer) as truth values."""
+    t = value.type
+    if isinstance(t, (T.Vector, T.Matrix)):
+        return replace(value, type=replace(t, elem="Bool"))
+    return replace(value, type=T.BOOL) if isinstance(t, T.Scalar) else value
 
 
 def _list_operation(op: str, a: Value, b: Value) -> Value | None:

@@ -211,6 +211,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             return self.attribute(e)
         if isinstance(e, ir.BinOp):
             left, right = arith.unify_sizes([self.expr(e.left), self.expr(e.right)], self.assume)
+            if e.op in ("&", "|", "^", "*") and _is_mask(e.left) and _is_mask(e.right):
+                left, right = arith.as_truth(left), arith.as_truth(right)  # 0/1 entries
             return arith.binary(e.op, left, right, self._reporter(e.span))
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)
@@ -326,3 +328,12 @@ def _shape(t: T.Type) -> tuple[E.Expr, ...] | None:
     if isinstance(t, T.Matrix):
         return (t.rows, t.cols)
     return None
+
+
+def _is_mask(e: ir.Expr) -> bool:
+    """A comparison, or &, |, ^, * or ~ of them: truth values, entrywise (0 or 1)."""
+    if isinstance(e, ir.Compare):
+        return True
+    if isinstance(e, ir.BinOp) and e.op in ("&", "|", "^", "*"):
+        return _is_mask(e.left) and _is_mask(e.right)
+    return isinstance(e, ir.UnaryOp) and e.op == "~" and _is_mask(e.operand)

@@ -3,7 +3,9 @@
 Correction: the Julia tool charges c (or 1/c) for c·a on Data, unsound for c < 1.
 """
 
-from dpsens import Data, Real, discrete, undisc
+import numpy as np
+
+from dpsens import L_inf, Data, Integer, MetricMatrix, Real, discrete, undisc
 
 
 def half(d: Data) -> Data:  # expect: d=1; returns=Data
@@ -48,3 +50,21 @@ def data_predicate(d: Data) -> bool:  # expect: d=1; returns=Bool
 
 def mixed(d: Data, x: Real) -> Data:  # expect: d=1; x=inf
     return d + x
+
+
+# R-bool: and, or, xor (and *) of truth values move by at most the sum of their
+# operands' moves, entrywise: conjunctive counting queries (they were ∞, no diagnostic).
+def conjunction_count(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    return float(np.sum((data[:, 0] > 0.5) & (data[:, 1] < 0.2)))
+
+
+def product_of_masks(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    return float(np.sum((data[:, 0] > 0.5) * (data[:, 1] < 0.2)))
+
+
+def either_flag(d: Data, e: Data) -> Real:  # expect: d=3; e=3
+    return float((d > 0.5) | (e > 0.5)) * 3
+
+
+def bitwise_integers(k: Integer, j: Integer) -> Integer:  # expect: k=inf; j=inf
+    return k & j
