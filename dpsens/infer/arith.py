@@ -408,8 +408,13 @@ def _scaled(factor: Value, other: Value, result_type: T.Type, report: Report,
             divide: bool) -> Value:
     """c·a or a/c with c public: |c|·s_a or s_a/|c|."""
     if isinstance(factor.type, (T.Vector, T.Matrix)):
-        report("DPS305", "entrywise product with a public array: its largest entry is not tracked")
-        return Value(result_type, C.blow_up(other.ctx))
+        # |c_i·Δa_i| ≤ B·|Δa_i| entrywise for a public array whose entries are at most B
+        # (np.ones: 1): every norm of the product's difference is at most B times a's.
+        if divide or factor.bound is None:
+            report("DPS305", "entrywise product with a public array: its largest entry is not known")
+            return Value(result_type, C.blow_up(other.ctx))
+        return Value(result_type, C.scale(E.mul(factor.bound, embed_factor(other.type, result_type)),
+                                          other.ctx))
     if divide:
         # Dividing needs a lower bound on |c|; only the exact value gives one.
         magnitude = E.absolute(factor.exact) if factor.exact is not None else None

@@ -128,7 +128,10 @@ class CallRules:
                 captured = C.add(captured, self.captured_by(ref.node))
         result = unknown(C.total([captured, *(v.ctx for v in inputs)]))
         if not result.ctx:
-            # Only public inputs: whatever the function does, the result is public.
+            # Only public inputs: whatever the function does, the result is public, and so
+            # is what it may write into them, but no longer known (random.shuffle(L)).
+            for expr in (*e.args, *(k.value for k in e.keywords)):
+                self.forget_contents(expr)
             return result
         self.report(e.span, "DPS203", f"call to '{label}' has no dpsens rule or analyzable body")
         for expr in (*e.args, *(k.value for k in e.keywords)):

@@ -14,8 +14,8 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.aliasing import FRESH_RESULTS, VIEW_RESULTS
 from dpsens.infer import arith
-from dpsens.infer.values import (UNKNOWN, Value, concatenate, is_list, tuple_value, unknown,
-                                  with_element)
+from dpsens.infer.values import (UNKNOWN, Value, concatenate, is_list, list_type, tuple_value,
+                                  unknown, with_element)
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -153,6 +153,20 @@ class MutationRules:
             if any(n in self.foreign for n in (root, *group)):
                 self.poisoned = True
             self.shared.mutated |= {n for n in (root, *group) if self.is_parameter(n)}
+
+    def forget_contents(self: Analysis, expr: ir.Expr) -> None:
+        """Code that may write public values into the arrays and lists an expression reaches:
+        they keep their types and contexts, but not their known entries or bounds."""
+        for source, _ in self.alias_sources(expr):
+            value = self.env[source]
+            if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
+                continue  # immutable, or a closure (calling it is analyzed where it is called)
+            for name in self.alias_group(source)[1]:
+                old = self.env[name]
+                kind = old.type
+                if isinstance(kind, T.TupleType):  # a list display: its length may change too
+                    kind = list_type(kind) or UNKNOWN
+                self.env[name] = Value(kind, old.ctx)
 
     def invalidate_names(self: Analysis, names: set[str], span: Span, ctx: C.Context) -> None:
         """invalidate() each named array (closures among them are not arrays: skipped)."""

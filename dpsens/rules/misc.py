@@ -302,9 +302,11 @@ def zeros(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if any(d is None for d in dims) or len(dims) not in (1, 2):
         a.report(span, "DPS301", "the shape must be a known integer or pair of integers")  # type: ignore[arg-type]
         return unknown(extra)
+    # Every entry is 0 or 1: the bound on a public array's entries (arith._scaled).
+    entry = E.ONE if rule.qualname.endswith(".ones") else E.ZERO
     if len(dims) == 1:
-        return Value(T.Vector("L1", "Real", dims[0]), extra)
-    return Value(T.Matrix("L1", "Real", dims[0], dims[1]), extra)
+        return Value(T.Vector("L1", "Real", dims[0]), extra, bound=entry)
+    return Value(T.Matrix("L1", "Real", dims[0], dims[1]), extra, bound=entry)
 
 
 def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -114,3 +114,25 @@ def axis_out_of_range(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # e
 
 def numpy_float(x: Real) -> Real:  # expect: x=2
     return float(np.float64(x)) * 2
+
+
+# A public array of ones (or zeros) has entries at most 1 (0): the product with a
+# sensitive value is that bound times it, in the result's norm (it was DPS305 and ∞).
+def ones_times_scalar(x: Real, n: Static[int]) -> MetricVector[L1, Real]:  # expect: x=n; n=static
+    return np.ones(n) * x
+
+
+def scaled_ones_times_vector(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=3; assumes=len(v) == 4
+    return (np.ones(4) * 3.0) * v
+
+
+def ones_changed_by_numpy(x: Real) -> MetricVector[L1, Real]:  # expect: x=inf
+    w = np.ones(3)
+    np.copyto(w, np.ones(3) * 9.0)  # the entries are 9 now, and no longer known
+    return w * x  # E: DPS305
+
+
+def ones_after_a_store(x: Real) -> MetricVector[L1, Real]:  # expect: x=inf
+    w = np.ones(3)
+    w[0] = 100.0
+    return w * x  # E: DPS305

@@ -1,5 +1,7 @@
 """Python's own semantics where the analysis used to assume otherwise (D52-D54)."""
 
+import random
+
 import numpy as np
 
 from dpsens import L1, L_inf, MetricVector, Real, Static
@@ -243,3 +245,17 @@ def size_of_an_unknown_argument(x: Real, a: MetricVector[L1, Real], b: MetricVec
 def max_of_an_unknown_shape(x: Real, k: Static[int]) -> Real:  # expect: x=inf; k=static; returns=unknown
     t = np.zeros(3) if k > 0 else np.zeros((3, 3))
     return np.maximum(t, x)
+
+
+# D66: a call with only public arguments may still write into a list or array it is
+# given: its entries are no longer known (random.shuffle(L); L[0] * x was 1, truth 2).
+def shuffled_public_list(x: Real) -> Real:  # expect: x=inf
+    weights = [1.0, 2.0]
+    random.shuffle(weights)
+    return weights[0] * x  # E: DPS305
+
+
+def shuffled_list_keeps_no_length(x: Real) -> Real:  # expect: x=inf
+    weights = [1.0, 2.0]
+    random.shuffle(weights)
+    return len(weights) * x  # E: DPS305
