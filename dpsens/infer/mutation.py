@@ -368,18 +368,29 @@ def _unclipped_by(container: T.Type, stored: Value) -> T.Type:
 
 def _written_part(container: T.Type, parts: list[object],
                   assume: Callable[[E.Expr], None]) -> T.Type:
-    """The type of the part a store writes: a row of a matrix (``m[i] = r``), an exact
-    slice of a vector (``v[0:2] = w``), else the whole container."""
+    """The type of the part a store writes, measured as the container measures it: a row
+    of a matrix (``m[i] = r``) or part of one, a column or part of one (``m[:, j] = x``:
+    one entry of each written row, so the rows' distances add up as an L1 vector's), a
+    block of rows and columns, an exact slice of a vector (``v[0:2] = w``); else the
+    whole container."""
     from dpsens.infer.indexing import UnknownLength, slice_length
 
-    if isinstance(container, T.Matrix) and len(parts) == 1 and _one_position(parts[0]):
-        return T.Vector(container.norm, container.elem, container.cols)
-    if isinstance(container, T.Vector) and len(parts) == 1 and isinstance(parts[0], tuple):
-        try:
-            length = slice_length(parts[0], container.length, assume)
-        except UnknownLength:
-            return container
-        return T.Vector(container.norm, container.elem, length)
+    try:
+        if isinstance(container, T.Vector) and len(parts) == 1 and isinstance(parts[0], tuple):
+            return T.Vector(container.norm, container.elem,
+                            slice_length(parts[0], container.length, assume))
+        if isinstance(container, T.Matrix) and len(parts) in (1, 2):
+            rows, cols = (*parts, (None, None, None))[:2]
+            n_cols = container.cols if isinstance(cols, Value) else \
+                slice_length(cols, container.cols, assume)  # type: ignore[arg-type]
+            if isinstance(rows, Value):  # (part of) one row, in the rows' norm
+                return T.Vector(container.norm, container.elem, n_cols)
+            n_rows = slice_length(rows, container.rows, assume)  # type: ignore[arg-type]
+            if isinstance(cols, Value):  # one entry of each row
+                return T.Vector("L1", container.elem, n_rows)
+            return T.Matrix(container.norm, container.elem, n_rows, n_cols)
+    except UnknownLength:
+        return container
     return container
 
 

@@ -136,3 +136,35 @@ def ones_after_a_store(x: Real) -> MetricVector[L1, Real]:  # expect: x=inf
     w = np.ones(3)
     w[0] = 100.0
     return w * x  # E: DPS305
+
+
+# A store into a column (or a block) moves only the rows it writes, by the entries it
+# writes (it was charged as a store into the whole matrix: 3·n for a column of n × 3).
+def store_a_column(x: Real, n: Static[int]) -> MetricMatrix[L1, Real]:  # expect: x=n; n=static
+    out = np.zeros((n, 3))
+    out[:, 0] = x
+    return out
+
+
+def store_a_vector_into_a_column(v: MetricVector[L_inf, Real]) -> MetricMatrix[L1, Real]:  # expect: v=len(v)
+    out = np.zeros((len(v), 3))
+    out[:, 1] = v
+    return out
+
+
+def store_a_block(x: Real) -> MetricMatrix[L1, Real]:  # expect: x=4
+    out = np.zeros((4, 3))
+    out[0:2, 0:2] = x
+    return out
+
+
+def store_part_of_a_row(x: Real) -> MetricMatrix[L1, Real]:  # expect: x=2
+    out = np.zeros((4, 3))
+    out[1, 0:2] = x
+    return out
+
+
+def store_rows(x: Real) -> MetricMatrix[L1, Real]:  # expect: x=6
+    out = np.zeros((4, 3))
+    out[1:3] = x
+    return out

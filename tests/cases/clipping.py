@@ -128,7 +128,7 @@ def sliced_clipped_rows(m: MetricMatrix[L1, Data]) -> MetricMatrix[L1, Real]:  #
     return undisc_container(clip(L1, m)[0:2])
 
 
-def tuple_of_clipped_then_stored(m: MetricMatrix[L2, Data]) -> MetricMatrix[L2, Real]:  # expect: m=2*sqrt(cols(m))*rows(m) + 2*sqrt(cols(m)); returns=MetricMatrix[L2, Real]
+def tuple_of_clipped_then_stored(m: MetricMatrix[L2, Data]) -> MetricMatrix[L2, Real]:  # expect: m=2*sqrt(cols(m))*min(3, rows(m)) + 2*sqrt(cols(m)); returns=MetricMatrix[L2, Real]
     c = clip(L2, m)
     p = (c, 0)
     c[0:3, :] = c[3, :]  # p[0] is c: the copied row now differs in four rows
