@@ -62,6 +62,9 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
     if op == "*" and (a.public or b.public):
         factor, other = (a, b) if a.public else (b, a)
         return _scaled(factor, other, result_type, report, divide=False)
+    bounded = _bounded_product(op, a, b, result_type)
+    if bounded is not None:
+        return bounded
     if op == "/" and b.public:
         return _scaled(b, a, result_type, report, divide=True)
     if op in ("//", "%") and b.public and T.scalar_kind_of(result_type) == "Integer":
@@ -77,6 +80,23 @@ def as_truth(value: Value) -> Value:
     if isinstance(t, (T.Vector, T.Matrix)):
         return replace(value, type=replace(t, elem="Bool"))
     return replace(value, type=T.BOOL) if isinstance(t, T.Scalar) else value
+
+
+def _bounded_product(op: str, a: Value, b: Value, result_type: T.Type) -> Value | None:
+    """``a * b`` and ``a ** k`` of sensitive values whose entries are bounded (np.clip):
+    |ab − a'b'| ≤ |a|·|b − b'| + |b'|·|a − a'| ≤ B_a·d(b) + B_b·d(a) entrywise, and
+    |a^k − a'^k| ≤ k·B^(k−1)·|a − a'| for a whole k ≥ 1 (R-product); None otherwise."""
+    ma, mb = a.magnitude(), b.magnitude()
+    if op == "*" and ma is not None and mb is not None:
+        ctx = C.add(C.scale(E.mul(mb, embed_factor(a.type, result_type)), a.ctx),
+                    C.scale(E.mul(ma, embed_factor(b.type, result_type)), b.ctx))
+        return Value(result_type, ctx, bound=E.mul(ma, mb))
+    k = b.exact
+    if op == "**" and ma is not None and b.public and k is not None and k.is_Integer and k >= 1:
+        slope = E.mul(k, E.power(ma, k - 1))
+        return Value(result_type, C.scale(E.mul(slope, embed_factor(a.type, result_type)), a.ctx),
+                     bound=E.power(ma, k))
+    return None
 
 
 def _list_operation(op: str, a: Value, b: Value) -> Value | None:
@@ -471,7 +491,7 @@ def compare(a: Value, b: Value, op: str | None = None, report: Report | None = N
         # differ, in the norm) is the distance of the same 0/1 entries as integers, so the
         # mask is an Integer container, which sums and means like numbers (L22).
         result_type = shaped_type(shape, shaped.norm, "Integer")
-    return Value(result_type, ctx)
+    return Value(result_type, ctx, bound=E.ONE)  # 0 or 1 (entrywise)
 
 
 def _known_integer(value: Value) -> bool:

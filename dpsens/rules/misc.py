@@ -116,7 +116,8 @@ def _clamped_data(x: Value, low: Value | None, high: Value | None, others: C.Con
         real = T.Vector(x.type.norm, "Real", x.type.length)
     elif isinstance(x.type, T.Matrix):
         real = T.Matrix(x.type.norm, "Real", x.type.rows, x.type.cols)
-    return Value(real, C.add(C.scale(width, x.ctx), others))
+    _, entries = _clamped_static(x, low, high)  # every entry lies in [lo, hi]
+    return Value(real, C.add(C.scale(width, x.ctx), others), bound=entries)
 
 
 def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -265,11 +266,14 @@ def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool
     result_type, factor, terms = shape
     if T.scalar_kind_of(x.type) == "Data":
         factor = E.INF  # Data entries are unbounded reals: clip and undisc_container first
+    entries = x.magnitude()  # a bound on every entry (np.clip) bounds the sum and the mean
+    total = None if entries is None or x.public else E.mul(entries, terms)
     if mean:
         factor = E.div(factor, terms)
+        total = entries if total is not None else None
         result_type = T.Scalar("Real") if isinstance(result_type, T.Scalar) else \
             T.Vector(result_type.norm, "Real", result_type.length)  # type: ignore[union-attr]
-    return Value(result_type, C.add(C.scale(factor, x.ctx), extra))
+    return Value(result_type, C.add(C.scale(factor, x.ctx), extra), bound=total)
 
 
 def sum_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

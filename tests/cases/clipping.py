@@ -155,3 +155,28 @@ def unclipped_row_stored(m: MetricMatrix[L2, Data]) -> MetricMatrix[L2, Real]:  
     c = clip(L2, m)
     c[0, :] = m[1, :]  # an unclipped row: c is no longer clipped
     return undisc_container(c)  # E: DPS301
+
+
+# R-product: a product of sensitive values whose entries are bounded (np.clip, masks)
+# moves by B_a·d(b) + B_b·d(a) (they were ∞): second moments, variances, masked sums.
+def clipped_second_moment(v: MetricVector[L1, Real]) -> Real:  # expect: v=2/len(v)
+    x = np.clip(v, 0.0, 1.0)
+    return float(np.mean(x * x))
+
+
+def clipped_variance(v: MetricVector[L1, Real]) -> Real:  # expect: v=4/len(v)
+    x = np.clip(v, 0.0, 1.0)
+    return float(np.mean(x ** 2) - np.mean(x) ** 2)
+
+
+def masked_clipped_sum(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    x = np.clip(data[:, 1], 0.0, 1.0)
+    return float(np.sum(x * (data[:, 0] > 0.5)))
+
+
+def product_of_clipped(a: Real, b: Real) -> Real:  # expect: a=3; b=2
+    return float(np.clip(a, -2.0, 2.0) * np.clip(b, 0.0, 3.0))
+
+
+def product_with_an_unbounded_factor(a: Real, b: Real) -> Real:  # expect: a=inf; b=inf
+    return float(np.clip(a, -2.0, 2.0) * b)
