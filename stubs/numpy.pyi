@@ -47,6 +47,30 @@ def amin(a: Any) -> Any:
 def sort(a: T) -> T:
     """Entries (of each row) in increasing order: 1-Lipschitz on reals in every norm."""
 
+@rule("order_statistic")
+def median(a: Any) -> Real:
+    """The middle entry (or the mean of the two middle ones): 1-Lipschitz in l_inf."""
+
+@rule("order_statistic")
+def percentile(a: Any, q: Static[float]) -> Real:
+    """An interpolated order statistic: 1-Lipschitz in l_inf."""
+
+@rule("order_statistic")
+def quantile(a: Any, q: Static[float]) -> Real:
+    """An interpolated order statistic: 1-Lipschitz in l_inf."""
+
+@rule("ravel")
+def ravel(a: Any) -> Any:
+    """The entries, row after row, as one vector (in the rows' norm)."""
+
+@rule("ravel")
+def flatten(a: Any) -> Any:
+    """The method m.flatten(): a copy of np.ravel(m)."""
+
+@rule("diff")
+def diff(a: Any) -> Any:
+    """Differences of neighbouring entries: at most twice the distance, in every norm."""
+
 @rule("flip")
 def flip(m: T) -> T:
     """Entries and rows in reverse order: an isometry."""

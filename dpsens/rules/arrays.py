@@ -1,6 +1,8 @@
-"""numpy's extremes, rearrangements and running sums: np.max/np.min, np.sort, np.flip, np.cumsum.
+"""numpy's extremes, order statistics, rearrangements, differences and running sums:
+np.max/np.min, np.median/np.percentile/np.quantile, np.sort, np.flip, np.ravel, np.diff,
+np.cumsum.
 
-Proof sketches are in docs/rules.md (R-extreme, R-sort, R-flip, R-cumsum);
+Proof sketches are in docs/rules.md (R-extreme, R-sort, R-flip, R-diff, R-cumsum);
 the names of the functions are the names used by ``@rule(...)`` in the stubs.
 """
 
@@ -13,7 +15,7 @@ import sympy as sp
 from dpsens import types as T
 from dpsens.infer.values import Value, unknown
 from dpsens.rules.containers import require_container, row_length, with_metric
-from dpsens.rules.table import first_argument
+from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -38,6 +40,48 @@ def extreme(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     # Real: |max x - max y| <= max |x_i - y_i|, at most any row norm, at most their sum.
     # Data: the result differs only if some entry does, which is at least 1 away.
     return Value(T.Scalar(t.elem), x.ctx)
+
+
+def order_statistic(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.median / np.percentile / np.quantile of every entry: 1-sensitive on reals."""
+    x = first_argument(bound)
+    name = rule.qualname.split(".")[-1]
+    if not require_container(a, x, span, name):
+        return unknown(x.ctx)
+    t = x.type
+    assert isinstance(t, (T.Vector, T.Matrix))
+    extra = C.total(require_static(a, v, p.name, rule, span)
+                    for p in rule.params[1:] if (v := bound.get(p.name)) is not None)
+    # Sorting is 1-Lipschitz in l_inf, and an order statistic, or an interpolation
+    # between two, moves by at most the largest entry's move: at most any norm of the
+    # difference. Data entries are unbounded reals once averaged (the median of 2 values).
+    own = C.blow_up(x.ctx) if _discrete(t) else x.ctx
+    return Value(T.REAL, C.add(own, extra))
+
+
+def ravel(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.ravel / .flatten(): a matrix's entries as one vector, in the rows' norm."""
+    x = first_argument(bound)
+    if not require_container(a, x, span, rule.qualname.split(".")[-1]):
+        return unknown(x.ctx)
+    t = x.type
+    if isinstance(t, T.Vector):
+        return Value(t, x.ctx)
+    assert isinstance(t, T.Matrix)
+    # Σ_rows ||Δrow||_N ≥ ||(Δrow_1, ..., Δrow_r)||_N for N in L1, L2, L_inf.
+    return Value(T.Vector(t.norm, t.elem, E.mul(t.rows, t.cols)), x.ctx)
+
+
+def diff(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.diff of a vector: v[1:] − v[:-1], at most twice v's distance in its norm."""
+    x = first_argument(bound)
+    t = x.type
+    if not isinstance(t, T.Vector) or _discrete(t):
+        a.report(span, "DPS301", "diff() needs a real or integer MetricVector, "  # type: ignore[arg-type]
+                 f"got {t.show()}")
+        return unknown(x.ctx)
+    shorter = T.Vector(t.norm, t.elem, t.length - 1)
+    return Value(shorter, C.scale(E.number(2), x.ctx))
 
 
 def sort(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

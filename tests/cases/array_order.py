@@ -3,7 +3,7 @@ R-flip, R-cumsum)."""
 
 import numpy as np
 
-from dpsens import L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Real
+from dpsens import L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Real, Static
 
 
 def largest(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
@@ -77,3 +77,32 @@ def max_along_axis(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expe
 def sorted_in_place(v: MetricVector[L1, Data]) -> MetricVector[L1, Data]:  # expect: v=inf; returns=unknown
     v.sort()  # E: DPS203
     return v  # a Data vector sorted in place may differ in every entry: not np.sort's value
+
+
+# Order statistics, flattening and differences (R-order, R-ravel, R-diff).
+def median_l1(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return float(np.median(v))
+
+
+def percentile_l2(v: MetricVector[L2, Real], q: Static[float]) -> Real:  # expect: v=1; q=static
+    return float(np.percentile(v, q))
+
+
+def quantile_of_a_matrix(m: MetricMatrix[L_inf, Real]) -> Real:  # expect: m=1
+    return float(np.quantile(m, 0.5))
+
+
+def median_of_data(v: MetricVector[L1, Data]) -> Real:  # expect: v=inf
+    return float(np.median(v))  # an average of two Data entries is any real
+
+
+def flattened(m: MetricMatrix[L2, Real]) -> MetricVector[L2, Real]:  # expect: m=1
+    return np.ravel(m)
+
+
+def flattened_method(m: MetricMatrix[L1, Real]) -> Real:  # expect: m=1
+    return float(np.sum(m.flatten()))
+
+
+def differences(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=2
+    return np.diff(v)
