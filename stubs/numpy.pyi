@@ -67,6 +67,10 @@ def ravel(a: Any) -> Any:
 def flatten(a: Any) -> Any:
     """The method m.flatten(): a copy of np.ravel(m)."""
 
+@rule("where")
+def where(condition: Any, x: Any, y: Any) -> Any:
+    """x where the condition holds, else y, entrywise."""
+
 @rule("diff")
 def diff(a: Any) -> Any:
     """Differences of neighbouring entries: at most twice the distance, in every norm."""

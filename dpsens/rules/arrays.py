@@ -84,6 +84,35 @@ def diff(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return Value(shorter, C.scale(E.number(2), x.ctx))
 
 
+def where(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.where(c, x, y): x where c holds, else y, entrywise (R-where)."""
+    from dpsens.infer import arith
+
+    c, x, y = (bound[p.name] for p in rule.params[:3])
+    assert c is not None and x is not None and y is not None
+    c, x, y = arith.unify_sizes([c, x, y], a.assume)
+    shape = arith.broadcast_shape([c.type, x.type, y.type])
+    if isinstance(shape, str) or not all(isinstance(v.type, (T.Scalar, T.Vector, T.Matrix))
+                                         for v in (c, x, y)):
+        a.report(span, "DPS301", f"where() of {c.type.show()}, {x.type.show()} and "  # type: ignore[arg-type]
+                 f"{y.type.show()} is not analyzed")
+        return unknown(C.blow_up(C.total([c.ctx, x.ctx, y.ctx])))
+    result = arith.result_type_of("+", [x, y], shape)
+    ctx = C.total([C.scale(arith.embed_factor(v.type, result), v.ctx) for v in (x, y)])
+    if not c.public:
+        # Where c flips, the entry jumps between x_i and y_i: at most B_x + B_y, and a
+        # mask's entry flips only when it moves by 1 (a comparison of discrete values).
+        gap = E.add(x.magnitude(), y.magnitude()) \
+            if x.magnitude() is not None and y.magnitude() is not None else E.INF
+        mask = T.scalar_kind_of(c.type) in ("Integer", "Bool", "Data") and c.magnitude() == E.ONE
+        flips = C.scale(E.mul(gap, arith.embed_factor(c.type, result)), c.ctx) if mask \
+            else C.blow_up(c.ctx)
+        ctx = C.add(ctx, flips)
+    magnitudes = [x.magnitude(), y.magnitude()]
+    entries = E.smax(*magnitudes) if None not in magnitudes else None  # type: ignore[arg-type]
+    return Value(result, ctx, bound=entries)
+
+
 def sort(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.sort (of each row of a matrix): 1 on real rows; on Data rows every entry may move."""
     x = first_argument(bound)

@@ -38,6 +38,7 @@ RULES: dict[str, SpecialRule] = {
     "order_statistic": arrays.order_statistic,
     "ravel": arrays.ravel,
     "diff": arrays.diff,
+    "where": arrays.where,
     "flip": arrays.flip,
     "cumsum": arrays.cumsum,
     "unbox": misc.unbox,

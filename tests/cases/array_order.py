@@ -106,3 +106,22 @@ def flattened_method(m: MetricMatrix[L1, Real]) -> Real:  # expect: m=1
 
 def differences(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=2
     return np.diff(v)
+
+
+# R-where: np.where(c, x, y) moves by x's and y's moves, and where a mask c flips (its
+# entry moves by 1), by at most B_x + B_y.
+def masked_by_where(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    x = np.clip(data[:, 1], 0.0, 1.0)
+    return float(np.sum(np.where(data[:, 0] > 0.5, x, 0.0)))
+
+
+def where_public_condition(v: MetricVector[L1, Real], u: MetricVector[L1, Real], k: Static[float]) -> MetricVector[L1, Real]:  # expect: v=1; u=1; k=static
+    return np.where(k > 0, v, u)
+
+
+def where_on_a_real_condition(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=inf
+    return np.where(v > 0.0, v, 0.0)  # a real comparison flips for any move
+
+
+def indicator_by_where(v: MetricVector[L1, Data]) -> Real:  # expect: v=1
+    return float(np.sum(np.where(v > 0.5, 1.0, 0.0)))
