@@ -115,7 +115,7 @@ def masked_by_where(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
     return float(np.sum(np.where(data[:, 0] > 0.5, x, 0.0)))
 
 
-def where_public_condition(v: MetricVector[L1, Real], u: MetricVector[L1, Real], k: Static[float]) -> MetricVector[L1, Real]:  # expect: v=1; u=1; k=static
+def where_public_condition(v: MetricVector[L1, Real], u: MetricVector[L1, Real], k: Static[float]) -> MetricVector[L1, Real]:  # expect: v=1; u=1; k=static; assumes=len(u) == len(v)
     return np.where(k > 0, v, u)
 
 
