@@ -144,6 +144,20 @@ class Unsupported:
     names: tuple[str, ...] = ()  # the names it reads, which become unbounded
     assigned: tuple[str, ...] = ()  # names it binds (``:=`` leaves a comprehension)
     reached: tuple[str, ...] = ()  # names whose arrays its calls may write into
+    # A list comprehension or generator expression with one ``for``: analyzed as the
+    # loop that builds its list (infer.engine.comprehension), where it is evaluated.
+    comprehension: Comprehension | None = None
+
+
+@dataclass(frozen=True)
+class Comprehension:
+    """``[elt for target in iter if condition]`` (or a generator expression)."""
+
+    span: Span
+    elt: Expr
+    target: Target
+    iter: Expr
+    condition: Expr | None
 
 
 Expr = Union[

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import ast
 from typing import Callable
 
@@ -44,8 +46,25 @@ class ExprLowerer:
         method: Callable[[ExprLowerer, cst.BaseExpression], ir.Expr] | None
         method = _DISPATCH.get(type(node))
         if method is None:
-            return self.unsupported(node, _describe(node))
+            found = self.unsupported(node, _describe(node))
+            if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+                found = replace(found, comprehension=self._comprehension(node))
+            return found
         return method(self, node)
+
+    def _comprehension(self, node: cst.ListComp | cst.GeneratorExp) -> ir.Comprehension | None:
+        """One ``for`` over an iterable, with optional ``if`` tests and no ``:=`` (which
+        would bind outside it): the loop that builds the list; else None."""
+        clause = node.for_in
+        if clause.inner_for_in is not None or clause.asynchronous is not None \
+                or effects_of(node)[0] or not hasattr(self, "target"):
+            return None
+        tests = [self.lower(test.test) for test in clause.ifs]
+        condition = None if not tests else tests[0] if len(tests) == 1 else \
+            ir.BoolOp(self.span(node), "and", tuple(tests))
+        return ir.Comprehension(self.span(node), self.lower(node.elt),
+                                self.target(clause.target),  # type: ignore[attr-defined]
+                                self.lower(clause.iter), condition)
 
     def unsupported(self, node: cst.CSTNode, kind: str) -> ir.Unsupported:
         """An Unsupported node remembering the names it reads."""

@@ -258,10 +258,36 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
     def unsupported_expr(self, e: ir.Expr) -> Value:
         """DPS202: unbounded in every variable the expression reads."""
         assert isinstance(e, ir.Unsupported)
+        if e.comprehension is not None:
+            return self.comprehension(e.comprehension)
         self.report(e.span, "DPS202", f"unsupported expression: {e.kind}")
         read = C.total(self.env[n].ctx for n in e.names if n in self.env)
         self.forget_effects(e.span, e.assigned, e.reached)  # [y := x for ...] binds y
         return unknown(read)
+
+    def comprehension(self, c: ir.Comprehension) -> Value:
+        """``[elt for t in X if cond]`` as the loop building its list: ``acc = []; for t in
+        X: if cond: acc.append(elt)``, with t the comprehension's own (Python 3 scoping:
+        the names it binds are restored afterwards)."""
+        from dpsens.infer.mutation import target_names
+
+        self.program.fresh += 1
+        hidden = f"comprehension#{self.program.fresh}"  # no Python code can name it
+        own = target_names(c.target, stores=True)
+        saved = {name: self.env[name] for name in own if name in self.env}
+        self.env[hidden] = tuple_value(())
+        append: ir.Stmt = ir.ExprStmt(c.span, ir.Call(
+            c.span, ir.Attribute(c.span, ir.Name(c.span, hidden), "append"), (c.elt,)))
+        if c.condition is not None:
+            append = ir.If(c.span, c.condition, (append,), ())
+        self.statement(ir.For(c.span, c.target, c.iter, (append,)))
+        built = self.env.pop(hidden)
+        for name in own:
+            if name in saved:
+                self.env[name] = saved[name]
+            else:
+                self.env.pop(name, None)
+        return built
 
     def attribute(self, e: ir.Attribute) -> Value:
         """``x.shape`` and friends on locals; dotted module names otherwise."""

@@ -126,3 +126,34 @@ def noisy_filled(v: MetricVector[L1, Real], eps: Static[float], k: Static[int]) 
     for i in range(k):
         answers[i] = laplace_mechanism(1, eps, float(np.sum(v)))
     return answers
+
+
+# A list comprehension or generator expression with one `for` is the loop building its
+# list (it was DPS202 and ∞): its elements are read once each, and its names are its own.
+def sum_of_a_generator(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return sum(e for e in v)
+
+
+def doubled_by_a_comprehension(v: MetricVector[L1, Real]) -> Real:  # expect: v=2
+    return sum([2 * e for e in v])
+
+
+def comprehension_names_are_its_own(x: Real, v: MetricVector[L1, Real]) -> Real:  # expect: x=10; v=1
+    e = x
+    s = sum(e for e in v)
+    return s + 10 * e
+
+
+def largest_of_a_generator(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return max(e for e in v)
+
+
+def nested_comprehension(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    return sum(a * b for a in v for b in v)  # E: DPS202
+
+
+def comprehension_holding_an_array(x: Real) -> Real:  # expect: x=inf
+    w = np.zeros(3)
+    held = [w for _ in range(2)]
+    held[0][0] = x
+    return float(np.sum(w))

@@ -305,3 +305,7 @@ def store_through_a_view_of_the_rows(m: MetricMatrix[L1, Real]) -> Priv[Real]:  
         later = w[1]
         later[:] = w[0]  # a view made in the body: row 0 is read again
     return out
+
+
+def released_by_a_generator(m: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: m=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    return sum(laplace_mechanism(1.0, eps, float(np.clip(r[0], 0.0, 1.0))) for r in m)
