@@ -58,7 +58,9 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
     if op in ("+", "-"):
         ctx = C.add(C.scale(embed_factor(a.type, result_type), a.ctx),
                     C.scale(embed_factor(b.type, result_type), b.ctx))
-        return Value(result_type, ctx)
+        ma, mb = a.magnitude(), b.magnitude()  # bounded entries stay bounded (R-product)
+        return Value(result_type, ctx, bound=E.add(ma, mb) if ma is not None and mb is not None
+                     else None)
     if op == "*" and (a.public or b.public):
         factor, other = (a, b) if a.public else (b, a)
         return _scaled(factor, other, result_type, report, divide=False)

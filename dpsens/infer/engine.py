@@ -258,12 +258,27 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
     def unsupported_expr(self, e: ir.Expr) -> Value:
         """DPS202: unbounded in every variable the expression reads."""
         assert isinstance(e, ir.Unsupported)
-        if e.comprehension is not None:
+        if e.comprehension is not None and not self._may_write(e.comprehension):
             return self.comprehension(e.comprehension)
         self.report(e.span, "DPS202", f"unsupported expression: {e.kind}")
         read = C.total(self.env[n].ctx for n in e.names if n in self.env)
         self.forget_effects(e.span, e.assigned, e.reached)  # [y := x for ...] binds y
         return unknown(read)
+
+    def _may_write(self, c: ir.Comprehension) -> bool:
+        """A method call on a local, or a call of a local closure, in the element or the
+        tests: it may write into arrays while the list is built (left to DPS202, which
+        forgets what it reaches)."""
+        for node in _ir_nodes((c.elt, c.condition)):
+            if isinstance(node, ir.Call):
+                head = node.func.value if isinstance(node.func, ir.Attribute) else node.func
+                while isinstance(head, ir.Attribute):
+                    head = head.value
+                if isinstance(head, ir.Name) and head.id in self.env \
+                        and (isinstance(node.func, ir.Attribute)
+                             or isinstance(self.env[head.id].type, T.Callable_)):
+                    return True
+        return False
 
     def comprehension(self, c: ir.Comprehension) -> Value:
         """``[elt for t in X if cond]`` as the loop building its list: ``acc = []; for t in
@@ -363,3 +378,16 @@ def _is_mask(e: ir.Expr) -> bool:
     if isinstance(e, ir.BinOp) and e.op in ("&", "|", "^", "*"):
         return _is_mask(e.left) and _is_mask(e.right)
     return isinstance(e, ir.UnaryOp) and e.op == "~" and _is_mask(e.operand)
+
+
+def _ir_nodes(node: object) -> list[object]:
+    """Every IR node under a node."""
+    out, stack = [], [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (tuple, list)):
+            stack.extend(item)
+        elif hasattr(item, "__dataclass_fields__"):
+            out.append(item)
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
+    return out

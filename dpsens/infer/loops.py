@@ -230,8 +230,8 @@ def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
                    ) -> tuple[dict[str, C.Context], dict[str, C.Context]]:
     """The transfer without the element, and what the elements add over all iterations.
 
-    A carried u that grows by at most 1 per iteration and depends on no other
-    carried variable (new_u = a·u + r·e_t + …, a ≤ 1) ends at most
+    A carried u that grows by at most 1 per iteration, depends on no other carried
+    variable and is read by none (new_u = a·u + r·e_t + …, a ≤ 1) ends at most
     Σ_t r·d(e_t) ≤ r·F·d(container) from the elements, because each element
     is read in one iteration only; for a number a < 1 also at most
     r·d(container)·Σ_j a^j ≤ r·d(container)/(1 − a). Otherwise every iteration is charged the
@@ -241,12 +241,16 @@ def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],
     stripped = {u: {k: v for k, v in ctx.items() if k != variable} for u, ctx in transfer.items()}
     added: dict[str, C.Context] = {}
     carried = set(pseudo.values())
+    # Carried values another one reads (t = t + s): the transfer iterates s's states,
+    # which must then hold the elements' part; only the unread ones take it once.
+    read = {k for w, ctx in transfer.items() for k, r in ctx.items()
+            if k in carried and k != pseudo[w] and not E.is_zero(r)}
     for u, ctx in transfer.items():
         r = ctx.get(variable, E.ZERO)
         if E.is_zero(r):
             continue
         own = ctx.get(pseudo[u], E.ZERO)
-        alone = not any(k in carried and k != pseudo[u] for k in ctx)
+        alone = not any(k in carried and k != pseudo[u] for k in ctx) and pseudo[u] not in read
         if alone and E.decide_le(own, E.ONE) is True:
             spread = factor
             if own.is_number and own < 1:
@@ -691,10 +695,52 @@ def _subsystems(ratio, rest, initial):  # type: ignore[no-untyped-def]
 
 
 def _closed_form(n, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
+    chained = _triangular(n, ratio, rest, initial)
+    if chained is not None:
+        final, last = chained
+        return final, _by_pseudo(last, pseudo)
     bounds = _subsystems(ratio, rest, initial)
     final = {u: _geometric_state(n, *bounds[u]) for u in ratio}
     last = {u: _geometric_state(n - 1, *bounds[u]) for u in ratio}
     return final, _by_pseudo(last, pseudo)
+
+
+def _triangular(n, ratio, rest, initial):  # type: ignore[no-untyped-def]
+    """Exact closed forms when no two carried variables depend on each other (s = s + e;
+    t = t + s): in an order where each reads only earlier ones,
+    u_k = a^k·u_0 + Σ_{j<k} a^(k−1−j)·(Σ_v A[u][v]·v_j + rest_u), summed symbolically
+    (the coupled bound of _subsystems is exponential there: 2·2^k for k(k + 1)/2).
+    (final states, states before the last iteration), or None."""
+    order: list[str] = []
+    pending = set(ratio)
+    while pending:
+        ready = sorted(u for u in pending if all(
+            v == u or v not in pending or E.is_zero(f) for v, f in ratio[u].items()))
+        if not ready:
+            return None  # a cycle through two or more variables
+        order += ready
+        pending -= set(ready)
+    if all(all(E.is_zero(f) for v, f in ratio[u].items() if v != u) for u in ratio):
+        return None  # nothing chained: the per-variable closed forms are already exact
+    j = sp.Dummy("j", integer=True, nonnegative=True)
+    k = sp.Dummy("k", integer=True, nonnegative=True)
+    states: dict[str, C.Context] = {}  # u_k, with k free
+    for u in order:
+        a = ratio[u][u]
+        step: C.Context = dict(rest[u])
+        for v, f in ratio[u].items():
+            if v != u and not E.is_zero(f):
+                step = C.add(step, C.scale(f, {x: c.subs(k, j) for x, c in states[v].items()}))
+        state = C.scale(E.power(a, k), initial[u])
+        for x, c in step.items():
+            total = sp.summation(E.power(a, k - 1 - j) * c, (j, 0, k - 1))
+            if total.has(sp.Sum, sp.Piecewise) or total.has(sp.nan):
+                return None
+            state = C.add(state, {x: sp.simplify(total)})
+        states[u] = state
+    final = {u: {x: E.substitute(c, {k: n}) for x, c in states[u].items()} for u in ratio}
+    last = {u: {x: E.substitute(c, {k: n - 1}) for x, c in states[u].items()} for u in ratio}
+    return final, last
 
 
 def _at_most(most: E.Expr, ratio: dict[str, dict[str, E.Expr]], rest: dict[str, C.Context],

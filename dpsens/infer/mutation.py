@@ -256,7 +256,8 @@ class MutationRules:
         added elements' distances, under every name holding it; it now also holds what
         ``source`` holds (a store into an appended array changes the list)."""
         old = self.env[name]
-        grown = concatenate(old, added) if is_list(added) else None
+        # (evaluating the argument may have made the list unknown: lst.append(w.fill(x)))
+        grown = concatenate(old, added) if is_list(old) and is_list(added) else None
         if grown is None:
             self.report(span, "DPS301", f"cannot add {added.type.show()} to {old.type.show()}")
             grown = unknown(C.add(old.ctx, added.ctx))

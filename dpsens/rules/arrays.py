@@ -56,6 +56,16 @@ def order_statistic(a: Analysis, rule: Rule, bound: Bound, span: object) -> Valu
     # between two, moves by at most the largest entry's move: at most any norm of the
     # difference. Data entries are unbounded reals once averaged (the median of 2 values).
     own = C.blow_up(x.ctx) if _discrete(t) else x.ctx
+    q = bound.get("q")
+    if q is not None and not isinstance(q.type, T.Scalar):
+        # Several q (np.percentile(x, [25, 50, 75])): one statistic per q, each moving
+        # by at most the largest entry's move: an L_inf vector of them.
+        count = len(q.type.elts) if isinstance(q.type, T.TupleType) else None
+        if count is None:
+            a.report(span, "DPS301", f"{name}() of {q.type.show()} q is not analyzed "  # type: ignore[arg-type]
+                     "(a number, or a tuple or list of them, is)")
+            return unknown(C.blow_up(C.add(own, extra)))
+        return Value(T.Vector("L_inf", "Real", E.number(count)), C.add(own, extra))
     return Value(T.REAL, C.add(own, extra))
 
 

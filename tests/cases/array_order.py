@@ -125,3 +125,13 @@ def where_on_a_real_condition(v: MetricVector[L1, Real]) -> MetricVector[L1, Rea
 
 def indicator_by_where(v: MetricVector[L1, Data]) -> Real:  # expect: v=1
     return float(np.sum(np.where(v > 0.5, 1.0, 0.0)))
+
+
+# Several q: one statistic each, each moving by the largest entry's move (an L_inf vector;
+# it was typed as one number, so a Laplace release of three quartiles cost ε, truth 2ε).
+def quartiles(v: MetricVector[L1, Real]) -> MetricVector[L_inf, Real]:  # expect: v=1
+    return np.percentile(np.clip(v, 0.0, 1.0), [25.0, 50.0, 75.0])
+
+
+def quartiles_summed(v: MetricVector[L1, Real]) -> Real:  # expect: v=3
+    return float(np.sum(np.percentile(np.clip(v, 0.0, 1.0), [25.0, 50.0, 75.0])))

@@ -180,3 +180,10 @@ def product_of_clipped(a: Real, b: Real) -> Real:  # expect: a=3; b=2
 
 def product_with_an_unbounded_factor(a: Real, b: Real) -> Real:  # expect: a=inf; b=inf
     return float(np.clip(a, -2.0, 2.0) * b)
+
+
+# Sums and differences of bounded values are bounded: a centered variance (was ∞).
+def centered_variance(v: MetricVector[L1, Real]) -> Real:  # expect: v=8/len(v)
+    x = np.clip(v, 0.0, 1.0)
+    m = np.mean(x)
+    return float(np.mean((x - m) ** 2))

@@ -121,3 +121,24 @@ def exponential_average(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=min(
     for e in v:
         s = 0.5 * s + 0.5 * e
     return s
+
+
+# D67: a carried value another one reads (t = t + s) kept the elements' share out of the
+# states the other one sums (len(v), truth len(v)·(len(v) + 1)/2); such chains are now
+# summed in order, exactly (they were bounded as a coupled system: 2·2^len(v) − 2).
+def prefix_of_prefix_sums(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v)*(len(v) + 1)/2
+    s = 0.0
+    t = 0.0
+    for e in v:
+        s = s + e
+        t = t + s
+    return t
+
+
+def decayed_prefix_sums(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=2*len(v) - 2 + 2/2**len(v)
+    s = 0.0
+    t = 0.0
+    for e in v:
+        s = 0.5 * s + e
+        t = t + s
+    return t

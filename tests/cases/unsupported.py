@@ -38,7 +38,7 @@ def loop_break(x: Real, c: Static[int]) -> Real:  # expect: x=inf; c=static
 
 
 def comprehension(v: MetricVector[L1, Real], z: Real) -> Real:  # expect: v=0; z=0
-    y = [e for e in v]  # E: DPS202
+    y = {e: e for e in v}  # E: DPS202
     return 1.0
 
 
