@@ -381,3 +381,16 @@ def names_read(node: object) -> set[str]:
         elif hasattr(item, "__dataclass_fields__"):
             stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
     return found
+
+
+def nodes(node: object) -> list[object]:
+    """Every IR node under a node (itself included), nested functions and lambdas too."""
+    out, stack = [], [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (tuple, list)):
+            stack.extend(item)
+        elif hasattr(item, "__dataclass_fields__"):
+            out.append(item)
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
+    return out

@@ -8,7 +8,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.call_site import CallSite
-from dpsens.infer.values import UNKNOWN, Value, is_list, join, tuple_value, unknown
+from dpsens.infer.values import UNKNOWN, Value, is_list, join, sampled, tuple_value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -316,6 +316,9 @@ class CallRules:
                     members = frozenset(names[i] for i in group)
                     paid = linear(joined(spent, members, related),
                                   all(T.has_whole_steps(arg_types[i]) for i in group))
+                    if any(sampled(containers[i].ctx) for i in group) \
+                            and variables(spent) - members:  # type: ignore[union-attr]
+                        paid = None  # rows of a sample beside anything else (R-merge)
                     if paid is None:  # one element is at most its container away
                         each.update({names[i]: dict(containers[i].ctx) for i in group})  # type: ignore[union-attr]
                         continue

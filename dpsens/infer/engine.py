@@ -269,7 +269,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         """A method call on a local, or a call of a local closure, in the element or the
         tests: it may write into arrays while the list is built (left to DPS202, which
         forgets what it reaches)."""
-        for node in _ir_nodes((c.elt, c.condition)):
+        for node in ir.nodes((c.elt, c.condition)):
             if isinstance(node, ir.Call):
                 head = node.func.value if isinstance(node.func, ir.Attribute) else node.func
                 while isinstance(head, ir.Attribute):
@@ -378,16 +378,3 @@ def _is_mask(e: ir.Expr) -> bool:
     if isinstance(e, ir.BinOp) and e.op in ("&", "|", "^", "*"):
         return _is_mask(e.left) and _is_mask(e.right)
     return isinstance(e, ir.UnaryOp) and e.op == "~" and _is_mask(e.operand)
-
-
-def _ir_nodes(node: object) -> list[object]:
-    """Every IR node under a node."""
-    out, stack = [], [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (tuple, list)):
-            stack.extend(item)
-        elif hasattr(item, "__dataclass_fields__"):
-            out.append(item)
-            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
-    return out

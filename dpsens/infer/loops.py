@@ -16,7 +16,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
-from dpsens.infer.values import LOOP_PREFIX, Value, join, join_types, list_type, unknown
+from dpsens.infer.values import LOOP_PREFIX, Value, join, join_types, list_type, sampled, unknown
 from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
                                    substituted, variables)
 from dpsens.sym import context as C
@@ -285,7 +285,9 @@ def _parallel_pure(items: list, share: tuple[str, E.Expr, E.Expr],  # type: igno
         history = item.charges.get(variable) if isinstance(item, Event) else None
         related = [c for v, h in (item.charges.items() if history else ()) if v != variable
                    and _may_share(v, container, bounds) for c in h]
-        if history and related:
+        if history and sampled(container) and len(item.charges) > 1:
+            history = None  # the rows of a sample beside anything else: every iteration
+        elif history and related:
             # The release also reads what may move with the element (the container, a
             # carried value), paid in every iteration: the changed element's iteration
             # pays it merged with the element, so once more its increment (by F: the
@@ -442,7 +444,7 @@ def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple
         if not (start.public and start.exact is not None and start.exact.is_nonnegative):
             return {}
     index = s.target.id
-    nodes = _ir_nodes(s.body)
+    nodes = ir.nodes(s.body)
     if any(isinstance(n, (ir.Lambda, ir.Function)) for n in nodes):
         return {}  # a closure's own parameter could be named like the index
     found: dict[str, tuple[str, E.Expr, E.Expr]] = {}
@@ -456,33 +458,20 @@ def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple
     return found
 
 
-def _ir_nodes(node: object) -> list[object]:
-    """Every IR node under a node, nested functions and lambdas included."""
-    out, stack = [], [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (tuple, list)):
-            stack.extend(item)
-        elif hasattr(item, "__dataclass_fields__"):
-            out.append(item)
-            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
-    return out
-
-
 def _subscripted_names(body: tuple[ir.Stmt, ...]) -> set[str]:
-    return {n.value.id for n in _ir_nodes(body)
+    return {n.value.id for n in ir.nodes(body)
             if isinstance(n, ir.Subscript) and isinstance(n.value, ir.Name)}
 
 
 def _row_subscripts(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.Subscript]:
     """The reads ``name[index, ...]`` in a body."""
-    return [n for n in _ir_nodes(body) if isinstance(n, ir.Subscript)
+    return [n for n in ir.nodes(body) if isinstance(n, ir.Subscript)
             and isinstance(n.value, ir.Name) and n.value.id == name
             and isinstance(n.index[0], ir.Name) and n.index[0].id == index]
 
 
 def _count_name(body: tuple[ir.Stmt, ...], name: str) -> int:
-    return sum(1 for n in _ir_nodes(body) if isinstance(n, ir.Name) and n.id == name)
+    return sum(1 for n in ir.nodes(body) if isinstance(n, ir.Name) and n.id == name)
 
 
 def _unroll_concretely(a: Analysis, s: ir.For, count: Value) -> bool:
@@ -822,7 +811,7 @@ def _grown_lists(body: tuple[ir.Stmt, ...]) -> set[str]:
     """The names of lists a body appends to (``out.append(v)``, ``out.extend(w)``)."""
     from dpsens.infer.calls import LIST_GROWERS
 
-    return {n.func.value.id for n in _ir_nodes(body) if isinstance(n, ir.Call)
+    return {n.func.value.id for n in ir.nodes(body) if isinstance(n, ir.Call)
             and isinstance(n.func, ir.Attribute) and n.func.attr in LIST_GROWERS
             and isinstance(n.func.value, ir.Name)}
 

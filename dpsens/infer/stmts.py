@@ -140,6 +140,12 @@ class StatementRules:
                 self.invalidate(ir.Name(span, name), C.blow_up(everything))
         for name in assigned:
             self.env[name] = unknown(everything)
+            # It may now be any array of this scope (``[d := c]``, ``case d:``): a store
+            # through it may change every one of them.
+            for other in sorted(self.env):
+                if other != name and not isinstance(
+                        self.env[other].type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
+                    self.join_groups(name, other, partial=True)
 
     def assign(self: Analysis, target: ir.Target, value: Value) -> None:
         """Bind a target; tuple targets unpack component by component."""

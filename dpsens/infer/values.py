@@ -72,6 +72,13 @@ def static(kind: T.Type, exact: E.Expr | None) -> Value:
 # The prefix of the variables that stand for a loop-carried value at the start of an
 # iteration (Analysis.fresh_variable("loop", ...)).
 LOOP_PREFIX = "@loop"
+SAMPLE_PREFIX = "@sample"  # the rows of a sample (rules.mechanisms.sample)
+
+
+def sampled(ctx: C.Context) -> bool:
+    """Whether a value reads rows of a sample: a release that also reads anything else
+    may read the sample's source too, and then no row's charge is paid apart (R-merge)."""
+    return any(name.startswith(SAMPLE_PREFIX) for name in ctx)
 
 
 def decided(test: Value) -> bool | None:

@@ -8,7 +8,7 @@ import sympy as sp
 
 from dpsens import types as T
 from dpsens.infer import floats
-from dpsens.infer.values import LOOP_PREFIX, Value, tuple_value, unknown
+from dpsens.infer.values import LOOP_PREFIX, SAMPLE_PREFIX, Value, sampled, tuple_value, unknown
 from dpsens.privacy import ledger as L
 from dpsens.rules.table import require_static
 from dpsens.sym import context as C
@@ -479,7 +479,7 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     parts = []
     sources = {}
     for value in (m1, m2):
-        pseudo = a.fresh_variable("sample", _with_rows(value.type, k))
+        pseudo = a.fresh_variable(SAMPLE_PREFIX[1:], _with_rows(value.type, k))
         sources[pseudo] = value.ctx
         parts.append(Value(_with_rows(value.type, k), C.single(pseudo)))
     a.open_sample(_scope(k, population, sources))
@@ -555,6 +555,8 @@ def parallel_fold_rows(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Valu
         rows = [names[1 + i] for i in group]
         whole = all(T.has_whole_steps(row_types[i]) for i in group)
         history = L.linear(L.joined(spent, frozenset(rows), related), whole)
+        if any(sampled((m1, m2)[i].ctx) for i in group) and L.variables(spent) - set(rows):
+            history = None  # rows of a sample beside anything else (R-merge)
         if history is None:
             for i in group:
                 each[names[1 + i]] = dict((m1, m2)[i].ctx)

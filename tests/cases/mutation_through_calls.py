@@ -156,3 +156,12 @@ def closure_without_nonlocal(x: Real) -> Real:  # expect: x=2
     def twice():
         return 2.0 * x
     return twice()
+
+
+# D69: a name bound by an unsupported construct may be any array of the scope: a store
+# through it changes them all (`[d := c]; d[0] = 1000 * x` left c at 0, truth 1000).
+def walrus_alias_store(x: Real) -> Real:  # expect: x=inf; returns=Real
+    c = np.zeros(3)
+    [d := c]  # E: DPS202
+    d[0] = 1000.0 * x
+    return float(c[0])
