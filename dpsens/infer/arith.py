@@ -34,6 +34,8 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
     joined = _list_operation(op, a, b)
     if joined is not None:
         return joined
+    if op == "@":
+        return _matmul(a, b, report)
     if not (_numeric(a.type) and _numeric(b.type)):
         report("DPS301", f"operator '{op}' is not defined on {a.type.show()} and {b.type.show()}")
         return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
@@ -82,6 +84,32 @@ def as_truth(value: Value) -> Value:
     if isinstance(t, (T.Vector, T.Matrix)):
         return replace(value, type=replace(t, elem="Bool"))
     return replace(value, type=T.BOOL) if isinstance(t, T.Scalar) else value
+
+
+def _matmul(a: Value, b: Value, report: Report) -> Value:
+    """``a @ b``: a dot product of vectors with one side public and its entries bounded
+    (|Σ c_i·Δx_i| ≤ B·‖Δx‖₁), a public result of public operands; any other product of
+    a vector or matrix (not entrywise: its shape is not the operands') is ∞."""
+    ctx = C.add(a.ctx, b.ctx)
+    vectors = isinstance(a.type, T.Vector) and isinstance(b.type, T.Vector)
+    if vectors and not equal_sizes(a.type.length, b.type.length):  # type: ignore[union-attr]
+        report("DPS301", f"a @ b of vectors of lengths {E.render(a.type.length)} and "  # type: ignore[union-attr]
+               f"{E.render(b.type.length)} that are not known to be equal")  # type: ignore[union-attr]
+        return Value(UNKNOWN, C.blow_up(ctx))
+    if vectors and (a.public or b.public):
+        public, other = (a, b) if a.public else (b, a)
+        entries = public.magnitude()
+        if entries is None:
+            report("DPS305", "a dot product with a public vector whose largest entry is not known")
+            return Value(T.REAL, C.blow_up(other.ctx))
+        assert isinstance(other.type, T.Vector)
+        factor = E.mul(entries, T.norm_factor(other.type.norm, "L1", other.type.length))
+        return Value(T.REAL, C.scale(factor, other.ctx))
+    if vectors and a.public and b.public:
+        return Value(T.REAL)
+    report("DPS301", f"a @ b of {a.type.show()} and {b.type.show()} is not analyzed "
+           "(a dot product of vectors with one public side is)")
+    return Value(UNKNOWN, C.blow_up(ctx))
 
 
 def _bounded_product(op: str, a: Value, b: Value, result_type: T.Type) -> Value | None:

@@ -168,3 +168,18 @@ def store_rows(x: Real) -> MetricMatrix[L1, Real]:  # expect: x=6
     out = np.zeros((4, 3))
     out[1:3] = x
     return out
+
+
+# D70: `@` was taken as an entrywise product, so `x @ y` of vectors had a vector's shape
+# (np.max(x @ np.ones(n)) was 1 in an (L∞, ℝ) x, truth n). Now a dot product with a public
+# side whose entries are bounded is B·‖Δx‖₁; other products are DPS301.
+def dot_with_ones(x: MetricVector[L_inf, Real]) -> Real:  # expect: x=len(x)
+    return float(x @ np.ones(len(x)))
+
+
+def dot_with_ones_l1(x: MetricVector[L1, Real]) -> Real:  # expect: x=1
+    return float(np.ones(len(x)) @ x)
+
+
+def matrix_product(m: MetricMatrix[L1, Real], v: MetricVector[L1, Real]) -> Real:  # expect: m=inf; v=inf; returns=unknown
+    return float(np.sum(m @ v))  # E: DPS301
