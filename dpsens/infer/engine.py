@@ -210,7 +210,9 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if isinstance(e, ir.Attribute):
             return self.attribute(e)
         if isinstance(e, ir.BinOp):
-            left, right = arith.unify_sizes([self.expr(e.left), self.expr(e.right)], self.assume)
+            left, right = self.expr(e.left), self.expr(e.right)
+            if e.op != "@":  # entrywise: equal sizes where they may be (a product is not)
+                left, right = arith.unify_sizes([left, right], self.assume)
             if e.op in ("&", "|", "^", "*") and _is_mask(e.left) and _is_mask(e.right):
                 left, right = arith.as_truth(left), arith.as_truth(right)  # 0/1 entries
             return arith.binary(e.op, left, right, self._reporter(e.span))
