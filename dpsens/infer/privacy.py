@@ -200,9 +200,14 @@ class PrivacyRules:
                 continue
             history = L.project(items, param.name)
             summary.histories[param.name] = history
-            if not E.is_zero(released.get(param.name, E.ZERO)):
+            leak = released.get(param.name, E.ZERO)
+            if not E.is_zero(leak):
+                why = "the returned value depends on it" if not E.is_inf(leak) else \
+                    ("the returned value may depend on it without bound (through noise-free "
+                     "arithmetic, or a construct the analysis could not follow: see the "
+                     "other diagnostics of this function)")
                 self.report(self.function_span, "DPS403", f"'{param.name}' is released without "
-                            "noise: the returned value depends on it")
+                            f"noise: {why}")
                 param.epsilon, param.delta = E.INF, E.INF
                 summary.histories[param.name] = (L.Charge(E.INF, E.INF),)  # callers pay it too
                 methods.add("released")
