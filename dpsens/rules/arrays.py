@@ -30,6 +30,15 @@ def _discrete(t: T.Vector | T.Matrix) -> bool:
     return t.elem in ("Data", "Bool")
 
 
+def _real_vector(a: Analysis, x: Value, span: object, what: str, note: str = "") -> T.Vector | None:
+    """x's type if it is a vector of reals or integers, else None after DPS301."""
+    if isinstance(x.type, T.Vector) and not _discrete(x.type):
+        return x.type
+    a.report(span, "DPS301", f"{what} needs a real or integer MetricVector{note}, "  # type: ignore[arg-type]
+             f"got {x.type.show()}")
+    return None
+
+
 def extreme(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.max / np.min of every entry: 1-sensitive in every metric."""
     x = first_argument(bound)
@@ -85,10 +94,8 @@ def ravel(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 def diff(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.diff of a vector: v[1:] − v[:-1], at most twice v's distance in its norm."""
     x = first_argument(bound)
-    t = x.type
-    if not isinstance(t, T.Vector) or _discrete(t):
-        a.report(span, "DPS301", "diff() needs a real or integer MetricVector, "  # type: ignore[arg-type]
-                 f"got {t.show()}")
+    t = _real_vector(a, x, span, "diff()")
+    if t is None:
         return unknown(x.ctx)
     shorter = T.Vector(t.norm, t.elem, t.length - 1)
     return Value(shorter, C.scale(E.number(2), x.ctx))
@@ -147,10 +154,8 @@ def flip(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 def cumsum(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.cumsum of a real vector: the norm of the lower-triangular ones matrix."""
     x = first_argument(bound)
-    t = x.type
-    if not isinstance(t, T.Vector) or _discrete(t):
-        a.report(span, "DPS301", "cumsum() needs a real or integer MetricVector "  # type: ignore[arg-type]
-                 f"(a matrix is flattened), got {t.show()}")
+    t = _real_vector(a, x, span, "cumsum()", " (a matrix is flattened)")
+    if t is None:
         return unknown(x.ctx)
     return Value(with_metric(t, t.norm, t.elem, None), C.scale(cumsum_factor(t.norm, t.length), x.ctx))
 
