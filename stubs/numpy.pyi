@@ -67,6 +67,10 @@ def ravel(a: Any) -> Any:
 def flatten(a: Any) -> Any:
     """The method m.flatten(): a copy of np.ravel(m)."""
 
+@rule("dot")
+def dot(a: Any, b: Any) -> Any:
+    """a @ b: a dot product of vectors (one side public, its entries bounded)."""
+
 @rule("where")
 def where(condition: Any, x: Any, y: Any) -> Any:
     """x where the condition holds, else y, entrywise."""

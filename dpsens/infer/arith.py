@@ -107,6 +107,11 @@ def _matmul(a: Value, b: Value, report: Report) -> Value:
         return Value(T.REAL, C.scale(factor, other.ctx))
     if vectors and a.public and b.public:
         return Value(T.REAL)
+    if vectors and a.magnitude() is not None and b.magnitude() is not None:
+        # Σ a_i·b_i − a'_i·b'_i ≤ B_b·‖Δa‖₁ + B_a·‖Δb‖₁ (R-product, summed)
+        ctx = C.add(*(C.scale(E.mul(bound, T.norm_factor(v.type.norm, "L1", v.type.length)),  # type: ignore[union-attr]
+                              v.ctx) for v, bound in ((a, b.magnitude()), (b, a.magnitude()))))
+        return Value(T.REAL, ctx)
     report("DPS301", f"a @ b of {a.type.show()} and {b.type.show()} is not analyzed "
            "(a dot product of vectors with one public side is)")
     return Value(UNKNOWN, C.blow_up(ctx))

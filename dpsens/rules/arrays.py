@@ -130,6 +130,15 @@ def where(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return Value(result, ctx, bound=entries)
 
 
+def dot(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.dot(a, b): the matrix product ``a @ b`` (a dot product of vectors)."""
+    from dpsens.infer import arith
+
+    x, y = (bound[p.name] for p in rule.params[:2])
+    assert x is not None and y is not None
+    return arith.binary("@", x, y, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
+
+
 def sort(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.sort (of each row of a matrix): 1 on real rows; on Data rows every entry may move."""
     x = first_argument(bound)

@@ -39,6 +39,7 @@ RULES: dict[str, SpecialRule] = {
     "ravel": arrays.ravel,
     "diff": arrays.diff,
     "where": arrays.where,
+    "dot": arrays.dot,
     "flip": arrays.flip,
     "cumsum": arrays.cumsum,
     "unbox": misc.unbox,

@@ -183,3 +183,12 @@ def dot_with_ones_l1(x: MetricVector[L1, Real]) -> Real:  # expect: x=1
 
 def matrix_product(m: MetricMatrix[L1, Real], v: MetricVector[L1, Real]) -> Real:  # expect: m=inf; v=inf; returns=unknown
     return float(np.sum(m @ v))  # E: DPS301
+
+
+def dot_of_clipped(x: MetricVector[L1, Real]) -> Real:  # expect: x=2
+    a = np.clip(x, 0.0, 1.0)
+    return float(np.dot(a, a))
+
+
+def numpy_dot_with_ones(x: MetricVector[L_inf, Real]) -> Real:  # expect: x=len(x)
+    return float(np.dot(x, np.ones(len(x))))
