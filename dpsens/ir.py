@@ -158,6 +158,10 @@ class Comprehension:
     target: Target
     iter: Expr
     condition: Expr | None
+    # A generator expression runs where it is consumed: analyzed only as the direct
+    # argument of this builtin (``sum(e for e in v)``), which consumes it at once.
+    consumer: str | None = None
+    generator: bool = False
 
 
 Expr = Union[

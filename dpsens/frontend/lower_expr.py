@@ -57,14 +57,16 @@ class ExprLowerer:
         would bind outside it): the loop that builds the list; else None."""
         clause = node.for_in
         if clause.inner_for_in is not None or clause.asynchronous is not None \
-                or effects_of(node)[0] or not hasattr(self, "target"):
+                or effects_of(node)[0] or not hasattr(self, "target") \
+                or not _names_only(clause.target):  # `for c[0] in …` stores outside it
             return None
         tests = [self.lower(test.test) for test in clause.ifs]
         condition = None if not tests else tests[0] if len(tests) == 1 else \
             ir.BoolOp(self.span(node), "and", tuple(tests))
         return ir.Comprehension(self.span(node), self.lower(node.elt),
                                 self.target(clause.target),  # type: ignore[attr-defined]
-                                self.lower(clause.iter), condition)
+                                self.lower(clause.iter), condition,
+                                generator=isinstance(node, cst.GeneratorExp))
 
     def unsupported(self, node: cst.CSTNode, kind: str) -> ir.Unsupported:
         """An Unsupported node remembering the names it reads."""
@@ -97,6 +99,11 @@ class ExprLowerer:
             if arg.star:
                 return self.unsupported(node, "call with *args or **kwargs")
             value = self.lower(arg.value)
+            if isinstance(value, ir.Unsupported) and value.comprehension is not None \
+                    and value.comprehension.generator and isinstance(node.func, cst.Name) \
+                    and len(node.args) == 1:  # consumed by the call (if the callee is a consumer)
+                value = replace(value, comprehension=replace(value.comprehension,
+                                                             consumer=node.func.value))
             if arg.keyword is not None:
                 keywords.append(ir.Keyword(arg.keyword.value, value))
             else:
@@ -305,6 +312,20 @@ class _EffectCollector(cst.CSTVisitor):
 
     def visit_Del(self, node: cst.Del) -> None:
         self._add(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        # Its names are its own (Python 3); a subscript or attribute target stores outside.
+        if not _names_only(node.target):
+            self._add(node.target)
+
+
+def _names_only(target: cst.BaseExpression) -> bool:
+    """A target that only binds names (``t``, ``a, b``), storing into nothing."""
+    if isinstance(target, cst.Name):
+        return True
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return all(_names_only(element.value) for element in target.elements)
+    return False
 
 
 def _describe(node: cst.CSTNode) -> str:

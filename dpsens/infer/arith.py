@@ -91,6 +91,10 @@ def _matmul(a: Value, b: Value, report: Report) -> Value:
     (|Σ c_i·Δx_i| ≤ B·‖Δx‖₁), a public result of public operands; any other product of
     a vector or matrix (not entrywise: its shape is not the operands') is ∞."""
     ctx = C.add(a.ctx, b.ctx)
+    if "Data" in (T.scalar_kind_of(a.type), T.scalar_kind_of(b.type)):
+        # Data entries are unbounded reals (clip them first), as for sums
+        return Value(T.REAL if isinstance(a.type, T.Vector) and isinstance(b.type, T.Vector)
+                     else UNKNOWN, C.blow_up(ctx))
     vectors = isinstance(a.type, T.Vector) and isinstance(b.type, T.Vector)
     if vectors and not equal_sizes(a.type.length, b.type.length):  # type: ignore[union-attr]
         report("DPS301", f"a @ b of vectors of lengths {E.render(a.type.length)} and "  # type: ignore[union-attr]

@@ -260,12 +260,22 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
     def unsupported_expr(self, e: ir.Expr) -> Value:
         """DPS202: unbounded in every variable the expression reads."""
         assert isinstance(e, ir.Unsupported)
-        if e.comprehension is not None and not self._may_write(e.comprehension):
+        if e.comprehension is not None and self._consumed(e.comprehension) \
+                and not self._may_write(e.comprehension):
             return self.comprehension(e.comprehension)
         self.report(e.span, "DPS202", f"unsupported expression: {e.kind}")
         read = C.total(self.env[n].ctx for n in e.names if n in self.env)
+        if e.kind == "generator expression":
+            read = C.blow_up(self.tracked())  # it reads its names when it runs, later
         self.forget_effects(e.span, e.assigned, e.reached)  # [y := x for ...] binds y
         return unknown(read)
+
+    def _consumed(self, c: ir.Comprehension) -> bool:
+        """A list comprehension runs where it is written; a generator expression only where
+        it is consumed, which is here when it is the argument of a consuming builtin
+        (elsewhere its names could be rebound before it runs)."""
+        return not c.generator or c.consumer in _CONSUMERS and \
+            self.qualify(ir.Name(c.span, c.consumer)) == f"builtins.{c.consumer}"
 
     def _may_write(self, c: ir.Comprehension) -> bool:
         """A method call on a local, or a call of a local closure, in the element or the
@@ -373,10 +383,13 @@ def _shape(t: T.Type) -> tuple[E.Expr, ...] | None:
     return None
 
 
+_CONSUMERS = frozenset({"sum", "max", "min", "list", "tuple", "sorted", "any", "all", "len"})
+
+
 def _is_mask(e: ir.Expr) -> bool:
-    """A comparison, or &, |, ^, * or ~ of them: truth values, entrywise (0 or 1)."""
+    """A comparison, or &, |, ^ or * of them: truth values, entrywise (0 or 1)."""
     if isinstance(e, ir.Compare):
         return True
     if isinstance(e, ir.BinOp) and e.op in ("&", "|", "^", "*"):
         return _is_mask(e.left) and _is_mask(e.right)
-    return isinstance(e, ir.UnaryOp) and e.op == "~" and _is_mask(e.operand)
+    return False  # not ~: on Python's bools it gives -1 and -2, not a truth value

@@ -8,6 +8,7 @@ unrolled; a symbolic count uses the closed forms of docs/rules.md.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Mapping
 
 import sympy as sp
@@ -68,6 +69,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     rows = _indexed_rows(a, s, assigned)
     if _reads_range_index(s, rows) and _unroll_concretely(a, s, count):
         return  # each iteration with its own index: i * x costs i, not max |i|
+    if not rows and not in_place and _reads_range_index(s, rows) \
+            and _summed_over_index(a, s, count, carried, types, element, kept):
+        return  # Σ_i of what iteration i adds: a triangular loop is n(n − 1)/2, not n²
     if any(a.env[name].public for name in carried):
         # A public start is 0 away from itself in every metric, so it may take
         # the metric one iteration gives it (np.zeros(d) + an L2 row stays L2).
@@ -509,6 +513,126 @@ def _unroll_concretely(a: Analysis, s: ir.For, count: Value) -> bool:
         if entry not in a.shared.trace[traced:]:
             a.shared.trace.append(entry)
     return True
+
+
+def _summed_over_index(a: Analysis, s: ir.For, count: Value, carried: list[str],
+                       types: dict[str, T.Type], element: Value, kept: dict[str, Value]) -> bool:
+    """A range loop whose body reads its index, run once with the index a symbol i = a + b·j
+    (j ≥ 0 a whole number): when every carried value only accumulates (new_u = u + Γ(j)),
+    the loop adds Σ_{j<n} Γ(j), summed symbolically (R-loop-index). False, with nothing
+    changed, when the body does anything else (privacy, assumptions, diagnostics,
+    locals that keep j, a carried value that is not a sum)."""
+    n = count.exact
+    bounds = [a.expr(arg) for arg in s.iter.args] if isinstance(s.iter, ir.Call) else []
+    if not (count.public and n is not None and bounds and all(b.public and b.exact is not None
+                                                              for b in bounds)):
+        return False
+    start = bounds[0].exact if len(bounds) >= 2 else E.ZERO
+    step = bounds[2].exact if len(bounds) == 3 else E.ONE
+    if not (step.is_number and step.is_positive):
+        return False
+    j = sp.Dummy("j", integer=True, nonnegative=True)
+    saved = _snapshot(a)
+    pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
+    begin = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
+    body = _run_body(a, s, Value(T.INTEGER, exact=start + step * j), begin, n)
+    final = _sums(a, s, body, saved, carried, types, pseudo, j, n)
+    if final is None:
+        _restore(a, saved)
+        return False
+    for name in carried:
+        a.env[name] = Value(types[name], final[name])
+    a.assign(s.target, element)
+    for name, before in kept.items():
+        a.env[name] = join(a.env[name], before)
+    a.record_loop_aliases(s.target, s.iter)
+    return True
+
+
+def _sums(a: Analysis, s: ir.For, body: Analysis, saved: dict[str, object], carried: list[str],
+          types: dict[str, T.Type], pseudo: dict[str, str], j: sp.Dummy, n: E.Expr
+          ) -> dict[str, C.Context] | None:
+    """Each carried value's context after the loop, or None when the body is not a sum."""
+    unchanged = (body.ledger.items == [] and len(a.shared.trace) == saved["trace"]
+                 and len(a.shared.samples) == saved["samples"] and a.poisoned == saved["poisoned"]
+                 and len(a.assumptions) == saved["assumptions"]
+                 and a.program.diagnostics.get(a.module.path, set()) == saved["diagnostics"])
+    if not unchanged:
+        return None
+    pseudos = set(pseudo.values())
+    locals_ = {}
+    for name in sorted(_assigned(s.body) - set(carried) - target_names(s.target, stores=True)):
+        local = body.env.get(name)
+        if local is None or set(local.ctx) & pseudos or any(
+                j in c.free_symbols for c in local.ctx.values()) or j in _type_symbols(local.type):
+            return None  # a body-local would keep the index or a carried value
+        # A public value the index decided (an inner loop's last index) is not known after.
+        locals_[name] = local if j not in _symbols(local) else Value(local.type, local.ctx)
+    final: dict[str, C.Context] = {}
+    for name in carried:
+        value = body.env[name]
+        own = value.ctx.get(pseudo[name], E.ZERO)
+        if value.type != types[name] or own != E.ONE or set(value.ctx) & (pseudos - {pseudo[name]}):
+            return None
+        total = dict(saved["env"][name].ctx)  # type: ignore[index]
+        for variable, coefficient in value.ctx.items():
+            if variable == pseudo[name]:
+                continue
+            summed = sp.summation(coefficient, (j, 0, n - 1))
+            if summed.has(sp.Sum, sp.Piecewise, sp.nan, sp.zoo):
+                return None
+            total = C.add(total, {variable: summed})
+        final[name] = total
+    a.env.update(locals_)
+    return final
+
+
+def _symbols(value: Value) -> set[sp.Basic]:
+    """The symbols a value's context and static knowledge mention."""
+    found: set[sp.Basic] = set()
+    for e in (*value.ctx.values(), value.exact, value.bound):
+        if e is not None:
+            found |= e.free_symbols
+    return found
+
+
+def _type_symbols(t: T.Type) -> set[sp.Basic]:
+    """The symbols a type's sizes mention."""
+    found: set[sp.Basic] = set()
+    stack: list[object] = [t]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, sp.Basic):
+            found |= item.free_symbols
+        elif isinstance(item, (tuple, list)):
+            stack.extend(item)
+        elif isinstance(item, (T.Scalar, T.Vector, T.Matrix, T.TupleType, T.ListType)):
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__)
+    return found
+
+
+def _snapshot(a: Analysis) -> dict[str, object]:
+    """What a trial run of a body may change: restored by _restore if it is not kept."""
+    from dataclasses import fields
+
+    return {"env": dict(a.env), "assumptions": len(a.assumptions), "poisoned": a.poisoned,
+            "trace": len(a.shared.trace), "samples": len(a.shared.samples),
+            "diagnostics": set(a.program.diagnostics.get(a.module.path, set())),
+            "shared": {f.name: _shallow(getattr(a.shared, f.name)) for f in fields(a.shared)}}
+
+
+def _shallow(value: object) -> object:
+    """A copy of a list, dict or set (their items are replaced, never changed, by the
+    analysis); any other value as it is."""
+    return copy.copy(value) if isinstance(value, (list, dict, set)) else value
+
+
+def _restore(a: Analysis, saved: dict[str, object]) -> None:
+    a.env = dict(saved["env"])  # type: ignore[call-overload]
+    del a.assumptions[saved["assumptions"]:]  # type: ignore[misc]
+    a.program.diagnostics[a.module.path] = set(saved["diagnostics"])  # type: ignore[call-overload]
+    for name, value in saved["shared"].items():  # type: ignore[attr-defined]
+        setattr(a.shared, name, value)
 
 
 def _range_values(a: Analysis, s: ir.For, n: int) -> list[Value] | None:

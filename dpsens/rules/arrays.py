@@ -69,7 +69,8 @@ def order_statistic(a: Analysis, rule: Rule, bound: Bound, span: object) -> Valu
     if q is not None and not isinstance(q.type, T.Scalar):
         # Several q (np.percentile(x, [25, 50, 75])): one statistic per q, each moving
         # by at most the largest entry's move: an L_inf vector of them.
-        count = len(q.type.elts) if isinstance(q.type, T.TupleType) else None
+        count = len(q.type.elts) if isinstance(q.type, T.TupleType) and all(
+            isinstance(e, T.Scalar) for e in q.type.elts) else None  # a flat tuple of numbers
         if count is None:
             a.report(span, "DPS301", f"{name}() of {q.type.show()} q is not analyzed "  # type: ignore[arg-type]
                      "(a number, or a tuple or list of them, is)")

@@ -135,3 +135,7 @@ def quartiles(v: MetricVector[L1, Real]) -> MetricVector[L_inf, Real]:  # expect
 
 def quartiles_summed(v: MetricVector[L1, Real]) -> Real:  # expect: v=3
     return float(np.sum(np.percentile(np.clip(v, 0.0, 1.0), [25.0, 50.0, 75.0])))
+
+
+def nested_quantiles(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return float(np.sum(np.percentile(v, ((25.0, 50.0), (60.0, 75.0)))))  # E: DPS301

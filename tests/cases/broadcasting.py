@@ -192,3 +192,7 @@ def dot_of_clipped(x: MetricVector[L1, Real]) -> Real:  # expect: x=2
 
 def numpy_dot_with_ones(x: MetricVector[L_inf, Real]) -> Real:  # expect: x=len(x)
     return float(np.dot(x, np.ones(len(x))))
+
+
+def dot_with_data(v: MetricVector[L1, Data]) -> Real:  # expect: v=inf
+    return float(v @ np.ones(len(v)))  # Data entries are any reals: clip them first

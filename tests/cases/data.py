@@ -68,3 +68,7 @@ def either_flag(d: Data, e: Data) -> Real:  # expect: d=3; e=3
 
 def bitwise_integers(k: Integer, j: Integer) -> Integer:  # expect: k=inf; j=inf
     return k & j
+
+
+def inverted_flags(i: Integer, j: Integer) -> Real:  # expect: i=inf; j=inf
+    return float(~(i > 0) * ~(j > 0))  # ~True is -2: not a truth value

@@ -157,3 +157,19 @@ def comprehension_holding_an_array(x: Real) -> Real:  # expect: x=inf
     held = [w for _ in range(2)]
     held[0][0] = x
     return float(np.sum(w))
+
+
+# D71 (found by an adversarial review): a comprehension whose target stores outside it
+# (`for c[0] in …`) lost the store (0, truth 100); a generator expression not consumed
+# where it is written reads its names later, when it runs (0, truth 100).
+def comprehension_storing_outside(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    c = np.zeros(2)
+    _ = [0.0 for c[0] in [100.0 * x]]  # E: DPS202
+    return float(np.sum(c))
+
+
+def generator_run_later(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    y = 0.0
+    g = (y for _ in range(1))  # E: DPS202
+    y = 100.0 * x
+    return sum(g)

@@ -42,10 +42,10 @@ def calls_with_a_negative_start(v: MetricVector[L1, Real]) -> Real:  # expect: v
     return head_mean(v, -1)  # E: DPS306
 
 
-def loop_window(v: MetricVector[L1, Real], n: Static[int]) -> Real:  # expect: v=inf; n=static; assumes=n >= 0
+def loop_window(v: MetricVector[L1, Real], n: Static[int]) -> Real:  # expect: v=n; n=static; assumes=n >= 0
     total = 0.0
-    for i in range(n):
-        total = total + float(np.sum(v[i:i + 2]))  # E: DPS301
+    for i in range(n):  # each window's length is exact at its own index (R-loop-index)
+        total = total + float(np.sum(v[i:i + 2]))
     return total
 
 
