@@ -64,7 +64,7 @@ class ExprLowerer:
         condition = None if not tests else tests[0] if len(tests) == 1 else \
             ir.BoolOp(self.span(node), "and", tuple(tests))
         return ir.Comprehension(self.span(node), self.lower(node.elt),
-                                self.target(clause.target),  # type: ignore[attr-defined]
+                                self.target(clause.target),
                                 self.lower(clause.iter), condition,
                                 generator=isinstance(node, cst.GeneratorExp))
 

@@ -317,7 +317,7 @@ class CallRules:
                     paid = linear(joined(spent, members, related),
                                   all(T.has_whole_steps(arg_types[i]) for i in group))
                     if any(sampled(containers[i].ctx) for i in group) \
-                            and variables(spent) - members:  # type: ignore[union-attr]
+                            and variables(spent) - members:
                         paid = None  # rows of a sample beside anything else (R-merge)
                     if paid is None:  # one element is at most its container away
                         each.update({names[i]: dict(containers[i].ctx) for i in group})  # type: ignore[union-attr]

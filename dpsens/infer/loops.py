@@ -298,7 +298,7 @@ def _parallel_pure(items: list, share: tuple[str, E.Expr, E.Expr],  # type: igno
             # cross term μ_e·μ_c grows with Σ d_t, not with its root).
             if len(history) == 1 and isinstance(history[0], Charge) \
                     and all(isinstance(c, Charge) for c in related):
-                history = (increment(history[0], tuple(related)),)  # type: ignore[arg-type]
+                history = (increment(history[0], tuple(related)),)
             else:
                 history = None
         paid = linear(history, whole) if history and all(isinstance(c, Charge) for c in history) \
@@ -629,7 +629,7 @@ def _shallow(value: object) -> object:
 
 def _restore(a: Analysis, saved: dict[str, object]) -> None:
     a.env = dict(saved["env"])  # type: ignore[call-overload]
-    del a.assumptions[saved["assumptions"]:]  # type: ignore[misc]
+    del a.assumptions[saved["assumptions"]:]
     a.program.diagnostics[a.module.path] = set(saved["diagnostics"])  # type: ignore[call-overload]
     for name, value in saved["shared"].items():  # type: ignore[attr-defined]
         setattr(a.shared, name, value)

@@ -156,11 +156,11 @@ def _zipped(histories: list[tuple[VarItem, ...]]) -> tuple[VarItem, ...] | None:
     for column in zip(*histories):
         first = column[0]
         if all(isinstance(i, Charge) for i in column):
-            out.append(_merged_charge(column))  # type: ignore[arg-type]
-        elif all(isinstance(i, VarLoop) and i.count == first.count for i in column):  # type: ignore[union-attr]
-            out.append(VarLoop(first.count, merged([i.body for i in column])))  # type: ignore[union-attr]
-        elif all(isinstance(i, VarGroup) and i.distance == first.distance for i in column):  # type: ignore[union-attr]
-            out.append(VarGroup(first.distance, merged([i.body for i in column])))  # type: ignore[union-attr]
+            out.append(_merged_charge(column))
+        elif all(isinstance(i, VarLoop) and i.count == first.count for i in column):
+            out.append(VarLoop(first.count, merged([i.body for i in column])))
+        elif all(isinstance(i, VarGroup) and i.distance == first.distance for i in column):
+            out.append(VarGroup(first.distance, merged([i.body for i in column])))
         else:
             return None
     return tuple(out)

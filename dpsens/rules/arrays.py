@@ -59,7 +59,7 @@ def order_statistic(a: Analysis, rule: Rule, bound: Bound, span: object) -> Valu
         return unknown(x.ctx)
     t = x.type
     assert isinstance(t, (T.Vector, T.Matrix))
-    extra = C.total(require_static(a, v, p.name, rule, span)
+    extra = C.total(require_static(a, v, p.name, rule, span)  # type: ignore[arg-type]
                     for p in rule.params[1:] if (v := bound.get(p.name)) is not None)
     # Sorting is 1-Lipschitz in l_inf, and an order statistic, or an interpolation
     # between two, moves by at most the largest entry's move: at most any norm of the
@@ -127,7 +127,7 @@ def where(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
             else C.blow_up(c.ctx)
         ctx = C.add(ctx, flips)
     magnitudes = [x.magnitude(), y.magnitude()]
-    entries = E.smax(*magnitudes) if None not in magnitudes else None  # type: ignore[arg-type]
+    entries = E.smax(*magnitudes) if None not in magnitudes else None
     return Value(result, ctx, bound=entries)
 
 
