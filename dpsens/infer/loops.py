@@ -17,7 +17,8 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
-from dpsens.infer.values import LOOP_PREFIX, Value, join, join_types, list_type, sampled, unknown
+from dpsens.infer.values import (LOOP_PREFIX, Value, join, join_types, list_length, list_type,
+                                 sampled, unknown)
 from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
                                    substituted, variables)
 from dpsens.sym import context as C
@@ -97,7 +98,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         reads = {}
         for name, (variable, factor, gaussian) in (rows.items() if with_elements else ()):
             shares.append((variable, factor, gaussian, a.env[name].ctx))
-            reads[(s.target.id, name)] = variable  # type: ignore[union-attr]
+            # (with the index's value: a name i rebound inside, by a comprehension or a
+            # closure's parameter, is another index)
+            reads[(s.target.id, name)] = (variable, abstract)  # type: ignore[union-attr]
         a.shared.row_reads.update(reads)
         try:
             for attempt in range(2):
@@ -561,11 +564,18 @@ def _sums(a: Analysis, s: ir.For, body: Analysis, saved: dict[str, object], carr
         return None
     pseudos = set(pseudo.values())
     locals_ = {}
-    for name in sorted(_assigned(s.body) - set(carried) - target_names(s.target, stores=True)):
+    own = _assigned(s.body) - set(carried) - target_names(s.target, stores=True)
+    before: dict[str, Value] = saved["env"]  # type: ignore[assignment]
+    if any(body.env.get(name) is not value for name, value in before.items()
+           if name not in own and name not in carried and name != getattr(s.target, "id", None)):
+        return None  # something else changed (an array written by a call, a closure)
+    for name in sorted(own):
         local = body.env.get(name)
-        if local is None or set(local.ctx) & pseudos or any(
-                j in c.free_symbols for c in local.ctx.values()) or j in _type_symbols(local.type):
-            return None  # a body-local would keep the index or a carried value
+        if local is None or set(local.ctx) & pseudos or isinstance(local.type, T.Callable_) \
+                or any(j in c.free_symbols for c in local.ctx.values()) \
+                or j in _type_symbols(local.type):
+            return None  # a body-local would keep the index or a carried value (a closure's
+            # defaults or captures among them)
         # A public value the index decided (an inner loop's last index) is not known after.
         locals_[name] = local if j not in _symbols(local) else Value(local.type, local.ctx)
     final: dict[str, C.Context] = {}
@@ -692,8 +702,9 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | N
         row = Value(T.Vector(t.norm, t.elem, t.cols, t.clip), container.ctx)
         return Value(T.INTEGER, exact=t.rows), row, t
     if isinstance(container.type, T.ListType):
-        # As many iterations as elements: a public number the analysis does not know.
-        return Value(T.INTEGER), Value(container.type.elem, container.ctx), container.type
+        # As many iterations as elements: a number the analysis does not know (D72).
+        count = Value(T.INTEGER, list_length(container))
+        return count, Value(container.type.elem, container.ctx), container.type
     listed = list_type(container.type) if isinstance(container.type, T.TupleType) else None
     if listed is not None:  # a tuple or list display: its elements, in turn
         count = Value(T.INTEGER, exact=E.number(len(container.type.elts)))  # type: ignore[union-attr]

@@ -64,6 +64,13 @@ def number(value: int | float | bool) -> Value:
     return Value(kind, C.EMPTY, exact=E.number(value))
 
 
+def list_length(value: Value) -> C.Context:
+    """The context of the length of a list of unknown length: public unless data decided
+    what was appended, which leaves ∞ in the list's context (the taint of a branch on
+    data, or of a loop count); then ∞ in those variables (D72)."""
+    return C.blow_up({v: r for v, r in value.ctx.items() if E.is_inf(r)})
+
+
 def static(kind: T.Type, exact: E.Expr | None) -> Value:
     """A public value of a given type."""
     return Value(kind, C.EMPTY, exact=exact)

@@ -9,7 +9,7 @@ import sympy as sp
 
 from dpsens import types as T
 from dpsens.infer import floats
-from dpsens.infer.values import Value, number, static, unknown
+from dpsens.infer.values import Value, list_length, number, static, unknown
 from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -31,7 +31,7 @@ def _dimension(a: Analysis, span: object, value: Value, kind: str) -> Value:
     if isinstance(t, T.TupleType):
         dims = {"len": E.number(len(t.elts))}
     if isinstance(t, T.ListType) and kind == "len":
-        return static(T.INTEGER, None)  # public (neighbouring runs build the same length)
+        return Value(T.INTEGER, list_length(value))
     if kind not in dims:
         a.report(span, "DPS301", f"{kind}() is not defined on {t.show()}")  # type: ignore[arg-type]
         return unknown(value.ctx)

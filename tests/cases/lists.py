@@ -173,3 +173,16 @@ def generator_run_later(x: Real) -> Real:  # expect: x=inf; returns=unknown
     g = (y for _ in range(1))  # E: DPS202
     y = 100.0 * x
     return sum(g)
+
+
+# D72: the length of a list whose appends depend on data is not public (it was 0, truth ∞).
+def length_of_a_filtered_list(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    return float(len([e for e in v if e > 0]))
+
+
+def loop_over_a_filtered_list(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    kept = [e for e in v if e > 0]
+    s = 0.0
+    for _ in kept:
+        s = s + 1000.0
+    return s

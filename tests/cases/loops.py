@@ -4,6 +4,8 @@ Correction: the Julia tool charges k for y in x = 2x + y, but three rounds
 give 7·y (x3 = 8·x0 + 7·y).
 """
 
+import numpy as np
+
 from dpsens import L_inf, Integer, MetricVector, Real, Static
 
 
@@ -142,3 +144,27 @@ def decayed_prefix_sums(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=2*le
         s = 0.5 * s + e
         t = t + s
     return t
+
+
+# R-loop-index is undone when the body changes anything but its sums and locals (an
+# array written by a call, found by an adversarial review: 0, truth 1000), and when a
+# local keeps the index (a closure's default: the internal index symbol leaked).
+def index_loop_writing_through_a_closure(x: Real) -> Real:  # expect: x=inf
+    w = np.zeros(3)
+
+    def put(t: float) -> None:
+        w[0] = t
+
+    s = 0.0
+    for i in range(100):
+        s = s + i * x
+        put(1000.0 * x)
+    return float(np.sum(w))
+
+
+def index_kept_by_a_default(x: Real) -> Real:  # expect: x=100
+    s = 0.0
+    for i in range(100):
+        f = lambda t=i: t * x  # noqa: E731
+        s = s + 0.0 * i
+    return f()

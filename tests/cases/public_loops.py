@@ -309,3 +309,20 @@ def store_through_a_view_of_the_rows(m: MetricMatrix[L1, Real]) -> Priv[Real]:  
 
 def released_by_a_generator(m: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: m=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
     return sum(laplace_mechanism(1.0, eps, float(np.clip(r[0], 0.0, 1.0))) for r in m)
+
+
+# A name i rebound inside the body (a comprehension's target, a closure's parameter) is
+# another index: v[i] there is not this iteration's own entry (it was 2, truth len(v) + 1).
+def index_rebound_by_a_comprehension(v: MetricVector[L1, Real]) -> Real:  # expect: v=len(v) + 1
+    s = 0.0
+    for i in range(len(v)):
+        s = s + v[i] + sum([v[i] for i in range(-1, 0)])
+    return s
+
+
+def index_named_by_a_closure(v: MetricVector[L1, Real]) -> Real:  # expect: v=len(v) + 1
+    g = lambda i: v[i]  # noqa: E731
+    s = 0.0
+    for i in range(len(v)):
+        s = s + v[i] + g(0)
+    return s
