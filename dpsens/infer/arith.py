@@ -60,7 +60,7 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
     if op in ("+", "-"):
         ctx = C.add(C.scale(embed_factor(a.type, result_type), a.ctx),
                     C.scale(embed_factor(b.type, result_type), b.ctx))
-        ma, mb = a.magnitude(), b.magnitude()  # bounded entries stay bounded (R-product)
+        ma, mb = a.magnitude(), b.magnitude()  # bounded entries stay bounded (R-bounded-product)
         return Value(result_type, ctx, bound=E.add(ma, mb) if ma is not None and mb is not None
                      else None)
     if op == "*" and (a.public or b.public):
@@ -87,44 +87,38 @@ def as_truth(value: Value) -> Value:
 
 
 def _matmul(a: Value, b: Value, report: Report) -> Value:
-    """``a @ b``: a dot product of vectors with one side public and its entries bounded
-    (|Σ c_i·Δx_i| ≤ B·‖Δx‖₁), a public result of public operands; any other product of
-    a vector or matrix (not entrywise: its shape is not the operands') is ∞."""
+    """``a @ b``: a dot product of vectors, Σ a_i·b_i − a'_i·b'_i ≤ B_b·‖Δa‖₁ + B_a·‖Δb‖₁
+    with B the other side's entry bound (R-bounded-product), a public side moving by
+    nothing; Data entries, unknown bounds and products of matrices are ∞."""
     ctx = C.add(a.ctx, b.ctx)
-    if "Data" in (T.scalar_kind_of(a.type), T.scalar_kind_of(b.type)):
-        # Data entries are unbounded reals (clip them first), as for sums
-        return Value(T.REAL if isinstance(a.type, T.Vector) and isinstance(b.type, T.Vector)
-                     else UNKNOWN, C.blow_up(ctx))
-    vectors = isinstance(a.type, T.Vector) and isinstance(b.type, T.Vector)
-    if vectors and not equal_sizes(a.type.length, b.type.length):  # type: ignore[union-attr]
-        report("DPS301", f"a @ b of vectors of lengths {E.render(a.type.length)} and "  # type: ignore[union-attr]
-               f"{E.render(b.type.length)} that are not known to be equal")  # type: ignore[union-attr]
+    if not (isinstance(a.type, T.Vector) and isinstance(b.type, T.Vector)):
+        report("DPS301", f"a @ b of {a.type.show()} and {b.type.show()} is not analyzed "
+               "(a dot product of vectors is)")
         return Value(UNKNOWN, C.blow_up(ctx))
-    if vectors and (a.public or b.public):
-        public, other = (a, b) if a.public else (b, a)
-        entries = public.magnitude()
-        if entries is None:
-            report("DPS305", "a dot product with a public vector whose largest entry is not known")
-            return Value(T.REAL, C.blow_up(other.ctx))
-        assert isinstance(other.type, T.Vector)
-        factor = E.mul(entries, T.norm_factor(other.type.norm, "L1", other.type.length))
-        return Value(T.REAL, C.scale(factor, other.ctx))
-    if vectors and a.public and b.public:
-        return Value(T.REAL)
-    if vectors and a.magnitude() is not None and b.magnitude() is not None:
-        # Σ a_i·b_i − a'_i·b'_i ≤ B_b·‖Δa‖₁ + B_a·‖Δb‖₁ (R-product, summed)
-        ctx = C.add(*(C.scale(E.mul(bound, T.norm_factor(v.type.norm, "L1", v.type.length)),  # type: ignore[union-attr]
-                              v.ctx) for v, bound in ((a, b.magnitude()), (b, a.magnitude()))))
-        return Value(T.REAL, ctx)
-    report("DPS301", f"a @ b of {a.type.show()} and {b.type.show()} is not analyzed "
-           "(a dot product of vectors with one public side is)")
-    return Value(UNKNOWN, C.blow_up(ctx))
+    if "Data" in (a.type.elem, b.type.elem):  # any reals: clip them first, as for sums
+        return Value(T.REAL, C.blow_up(ctx))
+    if not equal_sizes(a.type.length, b.type.length):
+        report("DPS301", f"a @ b of vectors of lengths {E.render(a.type.length)} and "
+               f"{E.render(b.type.length)} that are not known to be equal")
+        return Value(UNKNOWN, C.blow_up(ctx))
+    terms = []
+    for moving, other in ((a, b), (b, a)):
+        if moving.public:
+            continue
+        bound = other.magnitude()
+        if bound is None:
+            report("DPS305", "a dot product with a vector whose largest entry is not known")
+            return Value(T.REAL, C.blow_up(ctx))
+        length = moving.type.length  # type: ignore[union-attr]
+        factor = T.norm_factor(moving.type.norm, "L1", length)  # type: ignore[union-attr]
+        terms.append(C.scale(E.mul(bound, factor), moving.ctx))
+    return Value(T.REAL, C.total(terms))
 
 
 def _bounded_product(op: str, a: Value, b: Value, result_type: T.Type) -> Value | None:
     """``a * b`` and ``a ** k`` of sensitive values whose entries are bounded (np.clip):
     |ab − a'b'| ≤ |a|·|b − b'| + |b'|·|a − a'| ≤ B_a·d(b) + B_b·d(a) entrywise, and
-    |a^k − a'^k| ≤ k·B^(k−1)·|a − a'| for a whole k ≥ 1 (R-product); None otherwise."""
+    |a^k − a'^k| ≤ k·B^(k−1)·|a − a'| for a whole k ≥ 1 (R-bounded-product); None otherwise."""
     ma, mb = a.magnitude(), b.magnitude()
     if op == "*" and ma is not None and mb is not None:
         ctx = C.add(C.scale(E.mul(mb, embed_factor(a.type, result_type)), a.ctx),

@@ -157,7 +157,7 @@ def unclipped_row_stored(m: MetricMatrix[L2, Data]) -> MetricMatrix[L2, Real]:  
     return undisc_container(c)  # E: DPS301
 
 
-# R-product: a product of sensitive values whose entries are bounded (np.clip, masks)
+# R-bounded-product: a product of sensitive values whose entries are bounded (np.clip, masks)
 # moves by B_a·d(b) + B_b·d(a) (they were ∞): second moments, variances, masked sums.
 def clipped_second_moment(v: MetricVector[L1, Real]) -> Real:  # expect: v=2/len(v)
     x = np.clip(v, 0.0, 1.0)
