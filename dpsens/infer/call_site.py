@@ -16,7 +16,7 @@ import sympy as sp
 from dpsens import types as T
 from dpsens.infer import floats
 from dpsens.infer.binding import conversion, dimension_mapping, substitute_type
-from dpsens.infer.values import UNKNOWN, Value, unknown
+from dpsens.infer.values import UNKNOWN, Value, list_length, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -157,6 +157,10 @@ class CallSite:
             value = self.values.get(param.name)
             if value is None or param.static:
                 continue
+            if _holds_a_list(value.type):
+                # The callee's metric compares lists of one length; a list whose length
+                # depends on data (D72) may change what it computes in any way (D73).
+                self.extra = C.add(self.extra, list_length(value))
             factor = conversion(value.type, param.type)
             if factor is None:
                 self.caller.report(self.span, "DPS301", f"argument '{param.name}' of "
@@ -267,6 +271,13 @@ def _at_least_one(size: E.Expr) -> sp.Basic:
         size = size.args[0] if size.args[1] == E.ZERO else size.args[1]
     constant, rest = size.as_coeff_Add()
     return sp.Ge(rest, 1 - constant)
+
+
+def _holds_a_list(t: T.Type) -> bool:
+    """A list of unknown length, or a tuple holding one."""
+    if isinstance(t, T.ListType):
+        return True
+    return isinstance(t, T.TupleType) and any(map(_holds_a_list, t.elts))
 
 
 def _has_function(t: T.Type) -> bool:

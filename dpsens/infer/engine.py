@@ -52,7 +52,7 @@ class _Shared:
     mutated: set[str] = field(default_factory=set)  # parameters whose (caller's) arrays change
     # (loop index, container) -> the variable standing for the row or entry read as
     # container[index] in the body of ``for index in range(...)``.
-    row_reads: dict[tuple[str, str], tuple[str, Value]] = field(default_factory=dict)
+    row_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
     reads_state: bool = False  # reads a global some function may change (R-global)
     refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
@@ -341,7 +341,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if (isinstance(e.value, ir.Name) and isinstance(e.index[0], ir.Name) and base.ctx
                 and value.ctx == base.ctx):
             read = self.shared.row_reads.get((e.index[0].id, e.value.id))
-            if read is not None and self.env.get(e.index[0].id) is read[1]:
+            if read is not None and self.env.get(e.index[0].id) is read[1] \
+                    and self.env.get(e.value.id) is read[2]:
                 value = value.with_ctx(C.single(read[0]))  # this iteration's own row (loops.py)
         return value
 

@@ -98,9 +98,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         reads = {}
         for name, (variable, factor, gaussian) in (rows.items() if with_elements else ()):
             shares.append((variable, factor, gaussian, a.env[name].ctx))
-            # (with the index's value: a name i rebound inside, by a comprehension or a
-            # closure's parameter, is another index)
-            reads[(s.target.id, name)] = (variable, abstract)  # type: ignore[union-attr]
+            # (with the index's and the container's values: a name rebound inside, by a
+            # comprehension or a closure's parameter, is another index or array)
+            reads[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[union-attr]
         a.shared.row_reads.update(reads)
         try:
             for attempt in range(2):

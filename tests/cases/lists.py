@@ -186,3 +186,14 @@ def loop_over_a_filtered_list(v: MetricVector[L1, Real]) -> Real:  # expect: v=i
     for _ in kept:
         s = s + 1000.0
     return s
+
+
+# D73: a callee's list[T] parameter compares lists of one length, so a list whose length
+# depends on data passes its ∞ to the call (count_of(filtered) was 0, truth ∞).
+def count_of(xs: list[Real]) -> Real:  # expect: xs=0
+    return float(len(xs))
+
+
+def count_of_a_filtered_list(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    kept = [e for e in v if e > 0]
+    return count_of(kept)

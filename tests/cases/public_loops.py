@@ -326,3 +326,11 @@ def index_named_by_a_closure(v: MetricVector[L1, Real]) -> Real:  # expect: v=le
     for i in range(len(v)):
         s = s + v[i] + g(0)
     return s
+
+
+def container_named_by_a_closure(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=1; w=1000*len(v)
+    g = lambda i, v: v[i]  # noqa: E731  (its v is another array)
+    s = 0.0
+    for i in range(len(v)):
+        s = s + v[i] + 1000.0 * g(i, w)
+    return s
