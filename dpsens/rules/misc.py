@@ -9,7 +9,7 @@ import sympy as sp
 
 from dpsens import types as T
 from dpsens.infer import floats
-from dpsens.infer.values import Value, list_length, number, static, unknown
+from dpsens.infer.values import Value, is_list, join, list_length, number, static, unknown
 from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -130,6 +130,10 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     assert left is not None
     if right is None:
         return _join_items(a, rule, left, span)
+    if rule.qualname.startswith("numpy."):  # numpy makes arrays of tuples and lists first
+        left, right = (_numbers_as_vector(v) or v for v in (left, right))
+    if any(is_list(v) for v in (left, right)):
+        return _chosen_whole(rule, left, right, span, a)
     left, right = arith.unify_sizes([left, right], a.assume)
     if not all(isinstance(v.type, (T.Scalar, T.Vector, T.Matrix)) for v in (left, right)):
         # An operand of unknown shape (a join of a vector and a matrix): as for +.
@@ -152,6 +156,19 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         if C.is_public(ctx):
             return floats.settle_selection(result_type, [left, right], exact)
     return Value(result_type, ctx, exact)
+
+
+def _chosen_whole(rule: Rule, left: Value, right: Value, span: object, a: Analysis) -> Value:
+    """Python's max/min of two tuples or lists: one of them whole, chosen by comparing
+    them entry by entry, which any move of a sensitive entry may flip (D74): the join,
+    ∞ in what they depend on (a list of unknown length when their lengths differ).
+    numpy's maximum of a list it cannot make an array of is not analyzed."""
+    if rule.qualname.startswith("numpy."):
+        a.report(span, "DPS301", f"{rule.qualname.split('.')[-1]}() of {left.type.show()} "  # type: ignore[arg-type]
+                 f"and {right.type.show()} is not analyzed (numbers, tuples and arrays are)")
+        return unknown(C.blow_up(C.add(left.ctx, right.ctx)))
+    chosen = join(left, right)
+    return Value(chosen.type, C.add(chosen.ctx, C.blow_up(C.add(left.ctx, right.ctx))))
 
 
 def _join_items(a: Analysis, rule: Rule, items: Value, span: object) -> Value:

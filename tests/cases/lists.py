@@ -197,3 +197,15 @@ def count_of(xs: list[Real]) -> Real:  # expect: xs=0
 def count_of_a_filtered_list(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
     kept = [e for e in v if e > 0]
     return count_of(kept)
+
+
+# D74: Python's max/min of two tuples or lists returns one of them whole, chosen by
+# comparing them entry by entry: it was taken as their concatenation (0, truth ∞).
+def larger_of_two_lists(x: Real) -> Real:  # expect: x=inf
+    kept = max([x], [0.0, 0.0])
+    return float(len(kept))
+
+
+def larger_of_two_tuples(x: Real) -> Real:  # expect: x=inf
+    t = max((x, 0.0), (0.0, 1000.0))
+    return t[1]
