@@ -52,11 +52,11 @@ def median(a: Any) -> Real:
     """The middle entry (or the mean of the two middle ones): 1-Lipschitz in l_inf."""
 
 @rule("order_statistic")
-def percentile(a: Any, q: Static[float]) -> Real:
+def percentile(a: Any, q: Static[Any]) -> Any:
     """An interpolated order statistic: 1-Lipschitz in l_inf."""
 
 @rule("order_statistic")
-def quantile(a: Any, q: Static[float]) -> Real:
+def quantile(a: Any, q: Static[Any]) -> Any:
     """An interpolated order statistic: 1-Lipschitz in l_inf."""
 
 @rule("ravel")
@@ -111,7 +111,7 @@ def log(x: Real) -> Real:
     """Natural logarithm: unbounded slope near 0."""
 
 @rule("array")
-def array(x: Any, copy: Static[Any] = ...) -> Any:
+def array(x: Any, dtype: Static[Any] = ..., copy: Static[Any] = ...) -> Any:
     """A vector of a tuple or list of numbers (L1: the sum of the entries' distances); a
     copy of an array (copy=False may return the array itself: see mutation.is_fresh)."""
 

@@ -306,10 +306,15 @@ def mean_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 def vector_norm(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.linalg.norm: reverse triangle inequality, in L2 (Frobenius for matrices)."""
     x = first_argument(bound)
+    x = _numbers_as_vector(x) or x  # numpy makes an array of a tuple or list of numbers
     t = x.type
-    if not isinstance(t, (T.Vector, T.Matrix)):
+    if isinstance(t, T.Scalar):
         # |.| on a number: 1-Lipschitz on reals and integers; Data are unbounded reals.
         return Value(T.REAL, x.ctx if T.scalar_kind_of(t) != "Data" else C.blow_up(x.ctx))
+    if not isinstance(t, (T.Vector, T.Matrix)):
+        a.report(span, "DPS301", f"norm() of {t.show()} is not analyzed "  # type: ignore[arg-type]
+                 "(numbers, vectors, matrices and tuples of numbers are)")
+        return unknown(C.blow_up(x.ctx))
     n = t.length if isinstance(t, T.Vector) else t.cols
     factor = E.INF if t.elem == "Data" else T.norm_factor(t.norm, "L2", n)
     return Value(T.REAL, C.scale(factor, x.ctx))
@@ -335,6 +340,12 @@ def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     distance is the sum of its parts' distances, as an L1 vector's is of its entries'.
     Of an array it is a copy, of the same type."""
     x = first_argument(bound)
+    dtype = bound.get("dtype")
+    if dtype is not None and dtype.type != T.Opaque("None"):
+        # int or bool truncate, complex or object change what is computed: not analyzed
+        a.report(span, "DPS301", "np.array() with a dtype is not analyzed "  # type: ignore[arg-type]
+                 "(convert afterwards: .astype() is not analyzed either)")
+        return unknown(C.blow_up(x.ctx))
     if isinstance(x.type, (T.Vector, T.Matrix)):
         return Value(x.type, x.ctx)
     vector = _numbers_as_vector(x)

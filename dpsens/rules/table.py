@@ -91,7 +91,8 @@ class RuleTable:
             return unknown(C.total(v.ctx for v in values))  # already reported where it arose
         for param in rule.params:
             value = bound[param.name]
-            if value is not None and _scalar_static(param) and isinstance(value.type, (T.Vector, T.Matrix)):
+            if value is not None and _scalar(param) and isinstance(
+                    value.type, (T.Vector, T.Matrix, T.TupleType, T.ListType)):
                 # numpy would broadcast the other arguments against this array: every
                 # rule reads such parameters as one number.
                 a.report(span, "DPS301", f"argument '{param.name}' of {rule.qualname.split('.')[-1]}() "
@@ -125,11 +126,14 @@ def _rule(function: ir.Function, module: ir.Module, stem: str, typevars: frozens
 _SCALARS = ("float", "int", "bool", "Real", "Integer", "Bool")
 
 
-def _scalar_static(param: RuleParam) -> bool:
-    """A parameter declared Static[float], Static[int] or Static[bool]."""
+def _scalar(param: RuleParam) -> bool:
+    """A parameter declared one number: Static[float], Static[int], Static[bool], or Real,
+    Integer, Data, Bool (numpy would broadcast an array or tuple passed there)."""
     annotation = param.annotation
-    return param.static and isinstance(annotation, ir.Subscript) and len(annotation.index) == 1 \
-        and isinstance(annotation.index[0], ir.Name) and annotation.index[0].id in _SCALARS
+    if param.static:
+        return isinstance(annotation, ir.Subscript) and len(annotation.index) == 1 \
+            and isinstance(annotation.index[0], ir.Name) and annotation.index[0].id in _SCALARS
+    return isinstance(annotation, ir.Name) and annotation.id in ("Real", "Integer", "Data", "Bool")
 
 
 def _is_static(annotation: ir.Expr | None) -> bool:

@@ -196,3 +196,27 @@ def numpy_dot_with_ones(x: MetricVector[L_inf, Real]) -> Real:  # expect: x=len(
 
 def dot_with_data(v: MetricVector[L1, Data]) -> Real:  # expect: v=inf
     return float(v @ np.ones(len(v)))  # Data entries are any reals: clip them first
+
+
+# D75 (a review of every numpy rule): a scalar parameter given an array or a tuple makes
+# numpy broadcast (np.sqrt(np.ones((5, 1))) + v was 1, truth 5); np.linalg.norm of a tuple
+# is the norm of numpy's array of it (of Data entries ∞: it was 1); np.array(v, int)
+# truncates (it was read as a copy: 1, truth ∞).
+def broadcast_through_sqrt(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return float(np.sum(v + np.sqrt(np.ones((5, 1)))))  # E: DPS301
+
+
+def clip_with_tuple_bounds(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return float(np.sum(np.clip(v, ((0.0,), (0.0,), (0.0,)), 10.0)))  # E: DPS301
+
+
+def norm_of_a_tuple_of_data(a: Data, b: Data) -> Real:  # expect: a=inf; b=inf
+    return float(np.linalg.norm((a, b)))
+
+
+def norm_of_a_tuple(a: Real, b: Real) -> Real:  # expect: a=1; b=1
+    return float(np.linalg.norm((a, b)))
+
+
+def array_with_a_dtype(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return float(np.sum(np.array(v, int)))  # E: DPS301
