@@ -141,6 +141,8 @@ def _element(kind: str, value: float) -> float:
 
 
 def _changed_row(metric: Metric, row: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    if metric.kind == "Integer":  # integer rows stay integers (steps of 1 to 3 per entry)
+        return row + rng.integers(-3, 4, size=row.shape)
     if metric.kind == "Data" or rng.random() < 0.3:
         return rng.normal(0, float(rng.choice([1.0, 10.0])), size=row.shape)
     return row + rng.normal(0, float(rng.choice([1e-3, 0.5])), size=row.shape)
