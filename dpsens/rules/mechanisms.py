@@ -339,6 +339,10 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         return unknown(data.ctx)
     (s, eps, _), leaked = _statics(a, rule, bound, span, ("s", "eps", "candidates"))
     (in_data, _), result = a.function_sensitivity(utility, [data.type, T.REAL], span)
+    if _has_data(result.type):
+        # A Data utility is 1 away from any other: it may move by any amount (K25).
+        in_data = E.INF if data.ctx else in_data
+        result = result.with_ctx(C.blow_up(result.ctx))
     ctx = C.add(C.scale(in_data, data.ctx), result.ctx)
     _pure(a, span, "exponential", eps, s, ctx, leaked, {})
     return Value(_candidate_type(bound["candidates"]))
@@ -419,6 +423,8 @@ def above_threshold(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     worst, captured = E.ZERO, C.EMPTY
     for query in functions:
         (s_q,), result = a.function_sensitivity(query, [data.type], span)
+        if _has_data(result.type):  # a Data query may move by any amount (K25)
+            s_q = E.INF
         worst = E.smax(worst, s_q)
         captured = C.add(captured, result.ctx)
     # Noise calibrated for 1-sensitive queries: with c-sensitive ones (c <= 1) the

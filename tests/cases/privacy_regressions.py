@@ -4,7 +4,7 @@ import numpy as np
 
 from dpsens import (
     Data, Integer, L1, L2, L_inf, Local, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, cols, count, rows,
-    gaussian_mechanism, gaussian_mechanism_zcdp, kary_randomized_response, laplace_mechanism, local_laplace, map_rows,
+    above_threshold, exponential_mechanism, gaussian_mechanism, gaussian_mechanism_zcdp, kary_randomized_response, laplace_mechanism, local_laplace, map_rows,
     norm_convert, parallel_fold_rows, randomized_response, sample, shuffle, undisc_container,
 )
 
@@ -351,3 +351,14 @@ def sampled_rows_and_their_source(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  
         total = count(lambda z: z[0] > 0.0, m)
         t = t + gaussian_mechanism_zcdp(1.0, 0.5, float(np.clip(r[0], 0.0, 1.0)) + total)
     return t
+
+
+# K25: a query or utility whose result is a Data value may move by any amount when the
+# data moves (a Data value is 1 away from every other): above_threshold and the
+# exponential mechanism charged it as 1-sensitive (ε 1, truth unbounded).
+def threshold_on_a_data_value(x: Data) -> Priv[Integer]:  # expect: x=(inf, 0); accounting=sequential
+    return above_threshold((lambda d: d,), 1.0, x, 0.0)  # E: DPS404
+
+
+def utility_of_a_data_value(x: Data) -> Priv[Real]:  # expect: x=(inf, 0); accounting=sequential
+    return exponential_mechanism(1.0, 1.0, (0.0, 1.0), lambda d, c: c * d, x)
