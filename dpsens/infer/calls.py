@@ -8,7 +8,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.call_site import CallSite
-from dpsens.infer.values import UNKNOWN, Value, is_list, join, sampled, tuple_value, unknown
+from dpsens.infer.values import UNKNOWN, Value, is_list, join, tuple_value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -282,11 +282,11 @@ class CallRules:
         applications: privacy spent on an argument is then paid once by its
         source, at the distance its elements move together (each row is used by
         one application: parallel composition) when that cost is linear in the
-        distance (ledger.linear), else once per application at the container's
-        distance; privacy spent on captured values once per application.
+        distance, else once per application at the container's distance
+        (privacy.paid_once); privacy spent on captured values once per application.
         """
-        from dpsens.privacy.ledger import Event, Ledger, Loop, joined, linear, retarget, variables
-        from dpsens.rules.higher_order import per_element
+        from dpsens.infer.privacy import paid_once
+        from dpsens.privacy.ledger import Event, Ledger, Loop, retarget
 
         names = [self.fresh_variable("arg", t) for t in arg_types]
         args = [Value(t, C.single(n)) for t, n in zip(arg_types, names)]
@@ -307,26 +307,11 @@ class CallRules:
                     spent, {n: dict(C.blow_up(self.tracked())) for n in names}))
                 repetitions = E.INF
             else:
-                # What the function captures from a container moves with its elements, and
-                # containers sharing a variable may hold one element of it twice: an event
-                # charging them is one release (ledger.joined).
-                related = frozenset(v for v in variables(spent) if v not in names and (
-                    v.startswith("@") or any(v in c.ctx for c in containers if c is not None)))
-                for group in C.sharing([c.ctx if c is not None else C.EMPTY for c in containers]):
-                    members = frozenset(names[i] for i in group)
-                    paid = linear(joined(spent, members, related),
-                                  all(T.has_whole_steps(arg_types[i]) for i in group))
-                    if any(sampled(containers[i].ctx) for i in group) \
-                            and variables(spent) - members:
-                        paid = None  # rows of a sample beside anything else (R-merge)
-                    if paid is None:  # one element is at most its container away
-                        each.update({names[i]: dict(containers[i].ctx) for i in group})  # type: ignore[union-attr]
-                        continue
-                    distance: C.Context = C.EMPTY
-                    for i in group:
-                        distance = C.join(distance, per_element(containers[i]))  # type: ignore[arg-type]
-                    self.ledger.items.extend(retarget([Event({names[group[0]]: paid})],
-                                                      {names[group[0]]: dict(distance)}))
+                once, each = paid_once(spent, [(n, t, c) for n, t, c in  # type: ignore[misc]
+                                               zip(names, arg_types, containers)], set(names))
+                for name, history, distance in once:
+                    self.ledger.items.extend(retarget([Event({name: history})],
+                                                      {name: dict(distance)}))
             others = [i for i in _without(spent, set(names)) if i is not None]
             others += retarget(spent, each)
             if others:

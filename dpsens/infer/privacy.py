@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer.values import Value, unknown
+from dpsens.infer.values import Value, sampled, unknown
 from dpsens.privacy import ledger as L
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -280,6 +280,41 @@ def _drop(item: L.Item, variables: set[str]) -> L.Item | None:
     branches = tuple(tuple(b for b in (_drop(i, variables) for i in branch) if b is not None)
                      for branch in item.branches)
     return L.Choice(branches) if any(branches) else None  # type: ignore[arg-type]
+
+
+def paid_once(spent: list[L.Item], elements: list[tuple[str, T.Type, Value]],
+              own: set[str]) -> tuple[list[tuple[str, tuple[L.VarItem, ...], C.Context]],
+                                      dict[str, dict[str, E.Expr]]]:
+    """How charges on the elements a function is applied to, once per element (map_rows,
+    parallel_fold_rows: (variable, type, container) each), are paid: per group of
+    containers sharing a variable, (its first variable, the history paid once, at the
+    distance its elements move together) when that is linear in the distance
+    (ledger.linear); the others, variable -> its container's context, every application.
+
+    What the function captures from a container moves with its elements, and containers
+    sharing a variable may hold one element twice: an event charging them is one release
+    (R-merge). ``own`` are the function's other argument variables (not captures).
+    """
+    from dpsens.rules.higher_order import per_element
+
+    related = frozenset(v for v in L.variables(spent) if v not in own and (
+        v.startswith("@") or any(v in c.ctx for _, _, c in elements)))
+    once, each = [], {}
+    for group in C.sharing([c.ctx for _, _, c in elements]):
+        members = [elements[i] for i in group]
+        names = frozenset(name for name, _, _ in members)
+        history = L.linear(L.project(spent, names, related),
+                           all(T.has_whole_steps(t) for _, t, _ in members))
+        if any(sampled(c.ctx) for _, _, c in members) and L.variables(spent) - names:
+            history = None  # rows of a sample beside anything else (R-merge)
+        if history is None:  # one element is at most its container away
+            each.update({name: dict(c.ctx) for name, _, c in members})
+            continue
+        distance: C.Context = C.EMPTY
+        for _, _, c in members:
+            distance = C.join(distance, per_element(c))
+        once.append((members[0][0], history, distance))
+    return once, each
 
 
 def _shown_cost(history: tuple[L.VarItem, ...]) -> str:

@@ -22,7 +22,8 @@ from typing import Callable
 
 import sympy as sp
 
-from dpsens.privacy.ledger import Charge, VarChoice, VarGroup, VarItem, VarLoop, VarSampled
+from dpsens.privacy.ledger import (Charge, VarChoice, VarGroup, VarItem, VarLoop, VarSampled,
+                                   every_charge)
 from dpsens.sym import expr as E
 
 IMPROVEMENT = 0.99
@@ -241,19 +242,7 @@ def _group_squared(group: VarGroup) -> E.Expr:
 
 
 def _gaussians_only(history: tuple[VarItem, ...]) -> bool:
-    for item in history:
-        if isinstance(item, Charge):
-            if item.gaussian is None or item.laplace is not None:
-                return False
-        elif isinstance(item, (VarLoop, VarGroup)):
-            if not _gaussians_only(item.body):
-                return False
-        elif isinstance(item, VarChoice):
-            if not all(_gaussians_only(b) for b in item.branches):
-                return False
-        else:
-            return False
-    return True
+    return every_charge(history, lambda c: c.gaussian is not None and c.laplace is None)
 
 
 def _symbolic_rho(history: tuple[VarItem, ...]) -> E.Expr | None:

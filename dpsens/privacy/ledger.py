@@ -104,21 +104,26 @@ class Ledger:
             self.items.append(Event(kept))
 
 
-def project(items: tuple[Item, ...] | list[Item], variable: str | frozenset[str]) -> tuple[VarItem, ...]:
+def project(items: tuple[Item, ...] | list[Item], variable: str | frozenset[str],
+            related: frozenset[str] = frozenset()) -> tuple[VarItem, ...]:
     """The history of one variable, or of several that one move changes together (each
     by at most 1), in program order: an event charging several of them is one release
-    moved by all of them at once, paid as such (``merged``), never as independent ones."""
+    moved by all of them at once, paid as such (``merged``), never as independent ones.
+    In an event that charges one of them, the charges of ``related`` variables (which
+    may move with them) are merged in too."""
     wanted = frozenset([variable]) if isinstance(variable, str) else variable
     out: list[VarItem] = []
     for item in items:
         if isinstance(item, Event):
-            out.extend(merged([item.charges[name] for name in sorted(wanted & item.charges.keys())]))
+            if wanted & item.charges.keys():
+                charged = sorted((wanted | related) & item.charges.keys())
+                out.extend(merged([item.charges[name] for name in charged]))
         elif isinstance(item, Loop):
-            body = project(item.body, wanted)
+            body = project(item.body, wanted, related)
             if body:
                 out.append(VarLoop(item.count, body))
         else:
-            first, second = (project(b, wanted) for b in item.branches)
+            first, second = (project(b, wanted, related) for b in item.branches)
             if first or second:
                 out.append(VarChoice((first, second)))
     return tuple(out)
@@ -218,27 +223,6 @@ def _merge_two(a: Charge, b: Charge) -> Charge:
         cap=None if a.cap is None or b.cap is None else E.add(a.cap, b.cap))
 
 
-def joined(items: tuple[Item, ...] | list[Item], names: frozenset[str],
-           related: frozenset[str] = frozenset()) -> tuple[VarItem, ...]:
-    """The history of the events that charge one of ``names``: in each, those charges and
-    the charges of ``related`` variables (which may move with them) merged as one release."""
-    out: list[VarItem] = []
-    for item in items:
-        if isinstance(item, Event):
-            if names & item.charges.keys():
-                charged = sorted((names | related) & item.charges.keys())
-                out.extend(merged([item.charges[name] for name in charged]))
-        elif isinstance(item, Loop):
-            body = joined(item.body, names, related)
-            if body:
-                out.append(VarLoop(item.count, body))
-        else:
-            first, second = (joined(b, names, related) for b in item.branches)
-            if first or second:
-                out.append(VarChoice((first, second)))
-    return tuple(out)
-
-
 def events(items: tuple[Item, ...] | list[Item]) -> list[dict[str, tuple[VarItem, ...]]]:
     """The charges of every event in the items, loops and branches included."""
     found: list[dict[str, tuple[VarItem, ...]]] = []
@@ -254,15 +238,7 @@ def events(items: tuple[Item, ...] | list[Item]) -> list[dict[str, tuple[VarItem
 
 def variables(items: tuple[Item, ...] | list[Item]) -> set[str]:
     """Every variable charged anywhere in the items."""
-    found: set[str] = set()
-    for item in items:
-        if isinstance(item, Event):
-            found |= set(item.charges)
-        elif isinstance(item, Loop):
-            found |= variables(item.body)
-        else:
-            found |= variables(item.branches[0]) | variables(item.branches[1])
-    return found
+    return set().union(*(charges.keys() for charges in events(items)))
 
 
 def retarget(items: tuple[Item, ...] | list[Item], moves: dict[str, dict[str, E.Expr]],
@@ -412,18 +388,27 @@ def linear(history: tuple[VarItem, ...], whole: bool) -> tuple[VarItem, ...] | N
     return tuple(out)
 
 
-def _pure(history: tuple[VarItem, ...]) -> bool:
-    """Every charge in the history is pure (δ = 0)."""
+def every_charge(history: tuple[VarItem, ...], test: Callable[[Charge], bool],
+                 through_samples: bool = False) -> bool:
+    """Whether every charge of a history (in loops, groups and both branches) passes the
+    test; a sample passes only ``through_samples``, by its body's charges."""
     for item in history:
         if isinstance(item, Charge):
-            if not E.is_zero(item.delta):
-                return False
+            passed = test(item)
         elif isinstance(item, VarChoice):
-            if not (_pure(item.branches[0]) and _pure(item.branches[1])):
-                return False
-        elif not _pure(item.body):
+            passed = all(every_charge(b, test, through_samples) for b in item.branches)
+        elif isinstance(item, VarSampled) and not through_samples:
+            passed = False
+        else:
+            passed = every_charge(item.body, test, through_samples)
+        if not passed:
             return False
     return True
+
+
+def _pure(history: tuple[VarItem, ...]) -> bool:
+    """Every charge in the history is pure (δ = 0)."""
+    return every_charge(history, lambda c: E.is_zero(c.delta), through_samples=True)
 
 
 def any_change(history: tuple[VarItem, ...], steps: E.Expr) -> tuple[VarItem, ...]:
@@ -447,13 +432,4 @@ def any_change(history: tuple[VarItem, ...], steps: E.Expr) -> tuple[VarItem, ..
 
 def _capped(history: tuple[VarItem, ...]) -> bool:
     """Every charge in the history has a cap (loops and branches of them too)."""
-    for item in history:
-        if isinstance(item, Charge):
-            if item.cap is None:
-                return False
-        elif isinstance(item, VarChoice):
-            if not (_capped(item.branches[0]) and _capped(item.branches[1])):
-                return False
-        elif isinstance(item, VarSampled) or not _capped(item.body):
-            return False
-    return True
+    return every_charge(history, lambda c: c.cap is not None)

@@ -8,7 +8,7 @@ import sympy as sp
 
 from dpsens import types as T
 from dpsens.infer import floats
-from dpsens.infer.values import LOOP_PREFIX, SAMPLE_PREFIX, Value, sampled, tuple_value, unknown
+from dpsens.infer.values import LOOP_PREFIX, SAMPLE_PREFIX, Value, tuple_value, unknown
 from dpsens.privacy import ledger as L
 from dpsens.rules.table import require_static
 from dpsens.sym import context as C
@@ -528,10 +528,6 @@ def parallel_fold_rows(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Valu
     names = [a.fresh_variable("acc", init.type)] + [a.fresh_variable("row", t) for t in row_types]
     args = [Value(init.type, C.single(names[0]))] + [Value(t, C.single(n))
                                                       for t, n in zip(row_types, names[1:])]
-    from dpsens.rules.higher_order import per_element
-
-    moves = {names[0]: dict(init.ctx), names[1]: dict(per_element(m1)),
-             names[2]: dict(per_element(m2))}
     outer = a.ledger
     a.ledger = L.Ledger()
     try:
@@ -539,38 +535,25 @@ def parallel_fold_rows(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Valu
         # What f returns without noise is released: an inline-analyzed closure returns
         # it as is (an analyzed privacy function was charged for it in its summary).
         released = {v: (UNBOUNDED,) for v, r in result.ctx.items() if not E.is_zero(r)}
-        if any(moves.get(v, True) for v in released):  # a public init releases nothing
+        origins = {names[0]: init.ctx, names[1]: m1.ctx, names[2]: m2.ctx}
+        if any(origins.get(v, True) for v in released):  # a public init releases nothing
             a.report(span, "DPS403", "the function given to parallel_fold_rows() returns a value "
                      "that depends on its accumulator or rows without noise: it is released")
         a.ledger.charge(released)
         spent = a.ledger.items
     finally:
         a.ledger = outer
-    # A row's charges are paid once when linear in the distance (ledger.linear), else
-    # every row at the matrix's distance; the accumulator's once by init.
-    from dpsens.infer.privacy import _drop
+    # A row's charges are paid once when linear in the distance, else every row at the
+    # matrix's distance (privacy.paid_once); the accumulator's once by init.
+    from dpsens.infer.privacy import _drop, paid_once
 
-    each: dict[str, dict[str, E.Expr]] = {}
+    once, each = paid_once(spent, [(names[1 + i], row_types[i], (m1, m2)[i]) for i in (0, 1)],
+                           set(names))
     paid: list[L.Item] = [L.Event({names[0]: L.project(spent, names[0])})]
-    # Rows of matrices sharing a variable may be one row of it (m passed twice), and what
-    # f captures from it moves too: an event charging them is one release (ledger.joined).
-    groups = C.sharing([m1.ctx, m2.ctx])
-    related = frozenset(v for v in L.variables(spent) if v not in names
-                        and (v in m1.ctx or v in m2.ctx or v.startswith("@")))
-    for group in groups:
-        rows = [names[1 + i] for i in group]
-        whole = all(T.has_whole_steps(row_types[i]) for i in group)
-        history = L.linear(L.joined(spent, frozenset(rows), related), whole)
-        if any(sampled((m1, m2)[i].ctx) for i in group) and L.variables(spent) - set(rows):
-            history = None  # rows of a sample beside anything else (R-merge)
-        if history is None:
-            for i in group:
-                each[names[1 + i]] = dict((m1, m2)[i].ctx)
-                moves.pop(names[1 + i])
-        else:
-            paid.append(L.Event({rows[0]: history}))
-            for other in rows[1:]:  # paid by the first, at the larger distance
-                moves[rows[0]] = dict(C.join(moves[rows[0]], moves.pop(other)))
+    moves = {names[0]: dict(init.ctx)}
+    for name, history, distance in once:
+        paid.append(L.Event({name: history}))
+        moves[name] = dict(distance)
     outer.items.extend(L.retarget(paid, moves))
     # What f spends on captured values (an event may charge them and a row together),
     # and on rows that pay per row, every row.
