@@ -374,17 +374,7 @@ def source_text(expr: Expr | Slice) -> str:
 
 def names_read(node: object) -> set[str]:
     """Every bare name an IR subtree mentions (a closure's possible captures)."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Name):
-            found.add(item.id)
-        elif isinstance(item, (tuple, list)):
-            stack.extend(item)
-        elif hasattr(item, "__dataclass_fields__"):
-            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
-    return found
+    return {n.id for n in nodes(node) if isinstance(n, Name)}
 
 
 def nodes(node: object) -> list[object]:

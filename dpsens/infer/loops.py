@@ -526,12 +526,10 @@ def _summed_over_index(a: Analysis, s: ir.For, count: Value, carried: list[str],
     changed, when the body does anything else (privacy, assumptions, diagnostics,
     locals that keep j, a carried value that is not a sum)."""
     n = count.exact
-    bounds = [a.expr(arg) for arg in s.iter.args] if isinstance(s.iter, ir.Call) else []
-    if not (count.public and n is not None and bounds and all(b.public and b.exact is not None
-                                                              for b in bounds)):
+    found = _range_start_step(a, s)
+    if not (count.public and n is not None and found is not None):
         return False
-    start = bounds[0].exact if len(bounds) >= 2 else E.ZERO
-    step = bounds[2].exact if len(bounds) == 3 else E.ONE
+    start, step = found
     if not (step.is_number and step.is_positive):
         return False
     j = sp.Dummy("j", integer=True, nonnegative=True)
@@ -564,12 +562,13 @@ def _sums(a: Analysis, s: ir.For, body: Analysis, saved: dict[str, object], carr
         return None
     pseudos = set(pseudo.values())
     locals_ = {}
-    own = _assigned(s.body) - set(carried) - target_names(s.target, stores=True)
+    body_locals = _assigned(s.body) - set(carried) - target_names(s.target, stores=True)
     before: dict[str, Value] = saved["env"]  # type: ignore[assignment]
     if any(body.env.get(name) is not value for name, value in before.items()
-           if name not in own and name not in carried and name != getattr(s.target, "id", None)):
+           if name not in body_locals and name not in carried
+           and name != getattr(s.target, "id", None)):
         return None  # something else changed (an array written by a call, a closure)
-    for name in sorted(own):
+    for name in sorted(body_locals):
         local = body.env.get(name)
         if local is None or set(local.ctx) & pseudos or isinstance(local.type, T.Callable_) \
                 or any(j in c.free_symbols for c in local.ctx.values()) \
@@ -588,13 +587,20 @@ def _sums(a: Analysis, s: ir.For, body: Analysis, saved: dict[str, object], carr
         for variable, coefficient in value.ctx.items():
             if variable == pseudo[name]:
                 continue
-            summed = sp.summation(coefficient, (j, 0, n - 1))
-            if summed.has(sp.Sum, sp.Piecewise, sp.nan, sp.zoo):
+            summed = _closed_sum(coefficient, j, n)
+            if summed is None:
                 return None
             total = C.add(total, {variable: summed})
         final[name] = total
     a.env.update(locals_)
     return final
+
+
+def _closed_sum(term: E.Expr, j: sp.Dummy, count: E.Expr) -> E.Expr | None:
+    """Σ_{j<count} term in closed form, or None when sympy leaves a sum, a case split or
+    an undefined value."""
+    total = sp.summation(term, (j, 0, count - 1))
+    return None if total.has(sp.Sum, sp.Piecewise, sp.nan, sp.zoo) else total
 
 
 def _symbols(value: Value) -> set[sp.Basic]:
@@ -647,15 +653,24 @@ def _restore(a: Analysis, saved: dict[str, object]) -> None:
 
 def _range_values(a: Analysis, s: ir.For, n: int) -> list[Value] | None:
     """The exact index of each iteration of ``for i in range(...)`` (public bounds)."""
+    found = _range_start_step(a, s)
+    if found is None:
+        return None
+    start, step = found
+    return [Value(T.INTEGER, exact=start + step * k) for k in range(n)]
+
+
+def _range_start_step(a: Analysis, s: ir.For) -> tuple[E.Expr, E.Expr] | None:
+    """The exact start and step of ``for i in range(...)``, when all its bounds are
+    public and known."""
     it = s.iter
     if not (isinstance(it, ir.Call) and a.qualify(it.func) == "builtins.range"):
         return None
     bounds = [a.expr(arg) for arg in it.args]
-    if any(b.exact is None or not b.public for b in bounds):
+    if not bounds or any(b.exact is None or not b.public for b in bounds):
         return None
-    start = bounds[0].exact if len(bounds) >= 2 else E.ZERO
-    step = bounds[2].exact if len(bounds) == 3 else E.ONE
-    return [Value(T.INTEGER, exact=start + step * k) for k in range(n)]
+    return (bounds[0].exact if len(bounds) >= 2 else E.ZERO,
+            bounds[2].exact if len(bounds) == 3 else E.ONE)
 
 
 def _rollback(a: Analysis, mark: tuple[int, int]) -> None:
@@ -857,8 +872,8 @@ def _triangular(n, ratio, rest, initial):  # type: ignore[no-untyped-def]
                 step = C.add(step, C.scale(f, {x: c.subs(k, j) for x, c in states[v].items()}))
         state = C.scale(E.power(a, k), initial[u])
         for x, c in step.items():
-            total = sp.summation(E.power(a, k - 1 - j) * c, (j, 0, k - 1))
-            if total.has(sp.Sum, sp.Piecewise) or total.has(sp.nan):
+            total = _closed_sum(E.power(a, k - 1 - j) * c, j, k)
+            if total is None:
                 return None
             state = C.add(state, {x: sp.simplify(total)})
         states[u] = state

@@ -117,17 +117,16 @@ def where(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         return unknown(C.blow_up(C.total([c.ctx, x.ctx, y.ctx])))
     result = arith.result_type_of("+", [x, y], shape)
     ctx = C.total([C.scale(arith.embed_factor(v.type, result), v.ctx) for v in (x, y)])
+    bx, by = x.magnitude(), y.magnitude()
     if not c.public:
         # Where c flips, the entry jumps between x_i and y_i: at most B_x + B_y, and a
         # mask's entry flips only when it moves by 1 (a comparison of discrete values).
-        gap = E.add(x.magnitude(), y.magnitude()) \
-            if x.magnitude() is not None and y.magnitude() is not None else E.INF
+        gap = E.add(bx, by) if bx is not None and by is not None else E.INF
         mask = T.scalar_kind_of(c.type) in ("Integer", "Bool", "Data") and c.magnitude() == E.ONE
         flips = C.scale(E.mul(gap, arith.embed_factor(c.type, result)), c.ctx) if mask \
             else C.blow_up(c.ctx)
         ctx = C.add(ctx, flips)
-    magnitudes = [x.magnitude(), y.magnitude()]
-    entries = E.smax(*magnitudes) if None not in magnitudes else None
+    entries = E.smax(bx, by) if bx is not None and by is not None else None
     return Value(result, ctx, bound=entries)
 
 
