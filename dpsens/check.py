@@ -96,6 +96,7 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
     for shown, reason in collected.unreadable:
         result.files.append(FileReport(shown, diagnostics=[
             Diagnostic(shown, 1, 1, "DPS002", f"cannot read: {reason}")]))
+    result.files.extend(_broken_stubs(settings.stub_dirs))
     sources = [_checked(path) for path in collected.files]
     result.modules = {source.shown: source.name for source in sources}
     runner = Runner(settings.jobs, progress_stream(settings.progress))
@@ -132,6 +133,24 @@ def _applies(bindings: dict[str, float], function: dict[str, Any]) -> bool:
     names = {p["name"] for p in function["params"]}
     return any(key in names or f"{kind}({name})" == key
                for key in bindings for name in names for kind in ("rows", "cols", "len"))
+
+
+def _broken_stubs(stub_dirs: Sequence[Path]) -> list[FileReport]:
+    """Reports of the user's stub files that cannot be read or parsed: their rules would
+    be missing without a word (the bundled stubs are tested)."""
+    from dpsens.frontend.syntax import checked_syntax
+    from dpsens.rules import stub_files
+
+    reports = []
+    for path in stub_files(stub_dirs, bundled=False):
+        source = read(path, display(path))
+        problems = list(source.problems)
+        if source.text is not None:
+            checked = checked_syntax(source.text, source.shown)
+            problems += [checked] if isinstance(checked, Diagnostic) else []
+        if problems:
+            reports.append(FileReport(source.shown, diagnostics=problems))
+    return reports
 
 
 def _checked(path: Path) -> Source:
@@ -184,6 +203,8 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
                   [_row(s) for s in unit.closure if graph.parsed(s.shown)],
                   stubs, settings.options, settings.time_limit) for _, unit in dirty]
         bundles = _bundles([unit for _, unit in dirty], runner.jobs) if runner.jobs > 1 else None
+        if runner.jobs <= 1:
+            _parse_ahead(calls, stubs)
         found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs), bundles)
         for (index, unit), record in zip(dirty, found):
             records[index] = record
@@ -235,19 +256,39 @@ def _row(source: Source) -> tuple[str, str, str, str]:
 def _discover(sources: list[Source], jobs: int, stubs: tuple[Path, ...]) -> list[Facts]:
     """The facts of modules the cache does not know.
 
-    One process LibCST-parses them (the IR is kept for their analysis). With
-    workers, the driver only finds their imports, with CPython's parser (15x
-    faster than LibCST), in a forked process while it loads what the workers
-    will inherit; each worker LibCST-parses what its units need.
+    One process LibCST-parses them (the IR is kept for their analysis), unless
+    they are few enough to be parsed ahead (dpsens.parse_ahead). Then, and with
+    workers, only their imports are found here, with CPython's parser (15x faster
+    than LibCST); workers find them in a forked process while the driver loads
+    what they will inherit, and each worker LibCST-parses what its units need.
     """
-    if jobs <= 1:
+    from dpsens.parse_ahead import worthwhile
+
+    if jobs <= 1 and not worthwhile(len(source.text or "") for source in sources):
         return [_parse(source) for source in sources]
     if not sources:
         return []
+    texts = [(source.text or "", source.shown, source.name) for source in sources]
+    if jobs <= 1:  # LibCST parses ahead, in a child, once the units are known (_parse_ahead)
+        return _scan_all(texts)
     from dpsens.workers import overlapped
 
-    texts = [(source.text or "", source.shown, source.name) for source in sources]
     return overlapped(_scan_all, texts, functools.partial(_prepare, stubs))
+
+
+def _parse_ahead(calls: list[tuple[Any, ...]], stubs: tuple[Path, ...]) -> None:
+    """In a small cold run, LibCST-parse the units' modules and the stubs in a forked
+    child while this process loads sympy and the rule modules (dpsens.parse_ahead)."""
+    from dpsens.parse_ahead import start
+    from dpsens.rules import stub_files
+
+    rows = list(dict.fromkeys(row for members, closure, *_ in calls for row in (*members, *closure)))
+    ahead = start(rows, stub_files(stubs))
+    if ahead is not None:
+        import dpsens.infer.program  # noqa: F401  (sympy)
+        import dpsens.rules.table  # noqa: F401
+
+        ahead.collect()
 
 
 def _parse(source: Source) -> Facts:

@@ -18,6 +18,18 @@ class Span:
 NO_SPAN = Span(1, 0, 1, 0)
 
 
+class SentSpan:
+    """A lazy span after it crossed to another process (dpsens.parse_ahead): its numbers,
+    no LibCST node; compared by identity, as the lazy span was."""
+
+    __slots__ = ("line", "column", "end_line", "end_column", "statement_line")
+
+    def __init__(self, line: int, column: int, end_line: int, end_column: int,
+                 statement_line: int) -> None:
+        self.line, self.column, self.end_line, self.end_column = line, column, end_line, end_column
+        self.statement_line = statement_line
+
+
 @dataclass(frozen=True, order=True)
 class Diagnostic:
     """One finding: a code, where it is, and a message for the user."""

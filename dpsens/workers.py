@@ -25,6 +25,8 @@ Row = tuple[str, str, str, str]
 # worker parses what its bundle needs (shipping text and parsing again is as cheap as
 # pickling the IR, a deep tree of small objects holding LibCST nodes for positions).
 _PARSED: dict[tuple[str, str, str], tuple[ir.Module | None, list[Diagnostic]]] = {}
+# Parsed stub files by path, for the rule table (filled ahead by dpsens.parse_ahead).
+_STUBS: dict[Path, tuple[ir.Module | None, list[Diagnostic]]] = {}
 
 
 def parse_task(shown: str, name: str, text: str) -> tuple[ir.Module | None, list[Diagnostic]]:
@@ -43,9 +45,35 @@ def parsed(row: Row) -> tuple[ir.Module | None, list[Diagnostic]]:
     return _PARSED[key]
 
 
+def parse_stub(path: Path) -> tuple[ir.Module | None, list[Diagnostic]]:
+    """Read, LibCST-parse and lower one stub file."""
+    from dpsens.frontend.parse import parse_module, read_source
+
+    text, problems = read_source(path, path.name)
+    if text is None:
+        return None, problems
+    module, more = parse_module(text, path.name, path.stem)
+    return module, problems + more
+
+
+def parsed_stub(path: Path) -> tuple[ir.Module | None, list[Diagnostic]]:
+    """The IR of a stub file, parsed at most once per run."""
+    if path not in _STUBS:
+        _STUBS[path] = parse_stub(path)
+    return _STUBS[path]
+
+
+def remember(modules: dict[tuple[str, str, str], tuple[ir.Module | None, list[Diagnostic]]],
+             stubs: dict[Path, tuple[ir.Module | None, list[Diagnostic]]]) -> None:
+    """Take parses made elsewhere (dpsens.parse_ahead) as this process's own."""
+    _PARSED.update(modules)
+    _STUBS.update(stubs)
+
+
 def forget() -> None:
     """Drop parsed modules and rule tables: the next run may see edited files and stubs."""
     _PARSED.clear()
+    _STUBS.clear()
     rules.cache_clear()
 
 
@@ -207,5 +235,5 @@ def progress_stream(enabled: bool) -> TextIO | None:
     return sys.stderr if enabled and sys.stderr.isatty() else None
 
 
-__all__ = ["Row", "Runner", "analyze_task", "forget", "overlapped", "parse_task", "parsed",
-           "progress_stream", "rules"]
+__all__ = ["Row", "Runner", "analyze_task", "forget", "overlapped", "parse_stub", "parse_task",
+           "parsed", "parsed_stub", "progress_stream", "remember", "rules"]

@@ -13,7 +13,7 @@ import ast
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from dpsens.diagnostics import NO_SPAN, Span
+from dpsens.diagnostics import NO_SPAN, SentSpan, Span
 
 
 class ModulePositions:
@@ -44,6 +44,12 @@ class LazySpan:
         self._positions = positions
         self._span: Span | None = None
         self.statement_line = statement_line  # known without resolving: for reports
+
+    def __reduce__(self) -> tuple[type[SentSpan], tuple[int, int, int, int, int]]:
+        """Pickled resolved: the receiver has no LibCST tree to look the node up in."""
+        span = self.resolve()
+        return SentSpan, (span.line, span.column, span.end_line, span.end_column,
+                          self.statement_line)
 
     def resolve(self) -> Span:
         """The concrete span."""

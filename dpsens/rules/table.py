@@ -19,7 +19,7 @@ from dpsens.sym import expr as E
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
 
-from dpsens.rules import BUNDLED_STUBS  # noqa: E402 - a constant beside the package
+from dpsens.rules import stub_files  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -52,20 +52,18 @@ class RuleTable:
     def __init__(self, stub_dirs: Sequence[Path] = ()) -> None:
         self.rules: dict[str, Rule] = {}
         self.diagnostics: list[Diagnostic] = []
-        for directory in (BUNDLED_STUBS, *stub_dirs):
-            for path in sorted(Path(directory).glob("*.pyi")):
-                self._load(path)
+        for path in stub_files(stub_dirs):
+            self._load(path)
 
     def get(self, qualname: str | None) -> Rule | None:
         """The rule of a qualified name, if a stub declares one."""
         return self.rules.get(qualname) if qualname else None
 
     def _load(self, path: Path) -> None:
-        from dpsens.frontend.parse import parse_module, read_source
+        from dpsens.workers import parsed_stub
 
-        text, problems = read_source(path, path.name)
-        module, more = (None, []) if text is None else parse_module(text, path.name, path.stem)
-        self.diagnostics.extend(problems + more)
+        module, problems = parsed_stub(path)
+        self.diagnostics.extend(problems)
         if module is None:
             return
         typevars = frozenset(

@@ -76,6 +76,17 @@ def test_stub_directories_are_relative_to_the_config(project: Path, run: Run,
     assert sensitivities(out)["f"]["x"] == "1/2"
 
 
+def test_a_broken_stub_file_is_reported_not_skipped(project: Path, run: Run) -> None:
+    """Its rules would be missing without a word: calls to its functions look unknown."""
+    write(project, {"typings/ok.pyi": "def fine(x: int) -> int: ...\n",
+                    "typings/broken.pyi": "def halve(x: Real -> Real: ...\n",
+                    "use.py": SCALED})
+    code, out, _ = run("check", "--no-cache", "--stubs", "typings", "use.py")
+    assert code == 1
+    assert "typings/broken.pyi:1:19: DPS004 syntax error" in out
+    assert "ok.pyi" not in out
+
+
 def test_select_and_ignore_from_the_config(project: Path, run: Run) -> None:
     pyproject(project, 'ignore = ["DPS4"]')
     write(project, {"leak.py": "from dpsens import Priv, Real\n\n\ndef leak(x: Real) -> "
