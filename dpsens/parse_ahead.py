@@ -54,9 +54,12 @@ class ParseAhead:
 def worthwhile(sizes: Iterable[int]) -> bool:
     """Whether modules of these text sizes are worth parsing ahead: both heavy imports
     still to come, little to parse, and a safe fork (Linux, as workers._pool: fork is
-    unsafe on macOS)."""
+    unsafe on macOS; and no other thread, whose locks the child would inherit held)."""
+    threading = sys.modules.get("threading")
     return (sys.platform == "linux" and "libcst" not in sys.modules
-            and "sympy" not in sys.modules and sum(sizes) <= LIMIT)
+            and "sympy" not in sys.modules
+            and (threading is None or threading.active_count() == 1)
+            and sum(sizes) <= LIMIT)
 
 
 def start(rows: Sequence[Row], stubs: Sequence[Path]) -> ParseAhead | None:

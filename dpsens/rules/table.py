@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.diagnostics import Diagnostic
 from dpsens.infer import floats
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.values import UNKNOWN, Value, unknown
@@ -51,7 +50,6 @@ class RuleTable:
 
     def __init__(self, stub_dirs: Sequence[Path] = ()) -> None:
         self.rules: dict[str, Rule] = {}
-        self.diagnostics: list[Diagnostic] = []
         for path in stub_files(stub_dirs):
             self._load(path)
 
@@ -62,8 +60,7 @@ class RuleTable:
     def _load(self, path: Path) -> None:
         from dpsens.workers import parsed_stub
 
-        module, problems = parsed_stub(path)
-        self.diagnostics.extend(problems)
+        module, _ = parsed_stub(path)  # a broken stub is reported by check._broken_stubs
         if module is None:
             return
         typevars = frozenset(
