@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats
+from dpsens.infer import floats, rowwise
 from dpsens.infer.values import UNKNOWN, Value, concatenate, is_list, join, repeated
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -47,7 +47,7 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
     if a.public and b.public:
         return _static(op, a, b, result_type)
     if T.scalar_kind_of(result_type) == "Data":
-        return _discrete(a, b, result_type)
+        return rowwise.summed(_discrete(a, b, result_type), (a, b), None)
     if op in _LOGICAL and T.scalar_kind_of(a.type) == T.scalar_kind_of(b.type) == "Bool":
         # Entrywise on truth values: |p∘q − p'∘q'| ≤ |p − p'| + |q − q'| for ∘ in and, or,
         # xor (and * of 0/1), so every norm of the difference is at most the sum (R-bool).
@@ -56,21 +56,23 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
                                   "Bool" if not shape else "Integer")
         ctx = C.add(C.scale(embed_factor(a.type, result_type), a.ctx),
                     C.scale(embed_factor(b.type, result_type), b.ctx))
-        return Value(result_type, ctx)
+        return rowwise.mask(Value(result_type, ctx), (a, b))
     if op in ("+", "-"):
         ctx = C.add(C.scale(embed_factor(a.type, result_type), a.ctx),
                     C.scale(embed_factor(b.type, result_type), b.ctx))
         ma, mb = a.magnitude(), b.magnitude()  # bounded entries stay bounded (R-bounded-product)
-        return Value(result_type, ctx, bound=E.add(ma, mb) if ma is not None and mb is not None
-                     else None)
+        return rowwise.summed(Value(result_type, ctx, bound=E.add(ma, mb) if ma is not None and
+                                    mb is not None else None), (a, b))
     if op == "*" and (a.public or b.public):
         factor, other = (a, b) if a.public else (b, a)
-        return _scaled(factor, other, result_type, report, divide=False)
+        return rowwise.summed(_scaled(factor, other, result_type, report, divide=False),
+                              (factor, other), _scale_of(factor, divide=False))
     bounded = _bounded_product(op, a, b, result_type)
     if bounded is not None:
-        return bounded
+        return rowwise.product(bounded, a, b) if op == "*" else bounded
     if op == "/" and b.public:
-        return _scaled(b, a, result_type, report, divide=True)
+        return rowwise.summed(_scaled(b, a, result_type, report, divide=True), (a, b),
+                              _scale_of(b, divide=True))
     if op in ("//", "%") and b.public and T.scalar_kind_of(result_type) == "Integer":
         factor = _integer_division_factor(op, b)
         if factor is not None:
@@ -326,7 +328,7 @@ def unify_sizes(operands: Sequence[Value], assume: Callable[[E.Expr], None]) -> 
             if not equal_sizes(mine, theirs):
                 assume(sp.Eq(mine, theirs))
             out[i] = Value(replace(t, **{axis: theirs}), out[i].ctx, out[i].exact, out[i].bound,
-                           out[i].parts)
+                           out[i].parts, rowwise=out[i].rowwise)
     return out
 
 
@@ -457,28 +459,30 @@ def _discrete(a: Value, b: Value, result_type: T.Type) -> Value:
     return Value(result_type, ctx)
 
 
+def _scale_of(factor: Value, divide: bool) -> E.Expr | None:
+    """How much multiplying by a public factor (dividing by it) scales each entry at most."""
+    if isinstance(factor.type, (T.Vector, T.Matrix)):
+        return None if divide else factor.bound
+    if divide:
+        return E.div(E.ONE, E.absolute(factor.exact)) if factor.exact is not None else None
+    return factor.magnitude()
+
+
 def _scaled(factor: Value, other: Value, result_type: T.Type, report: Report,
             divide: bool) -> Value:
-    """c·a or a/c with c public: |c|·s_a or s_a/|c|."""
-    if isinstance(factor.type, (T.Vector, T.Matrix)):
-        # |c_i·Δa_i| ≤ B·|Δa_i| entrywise for a public array whose entries are at most B
-        # (np.ones: 1): every norm of the product's difference is at most B times a's.
-        if divide or factor.bound is None:
-            report("DPS305", "entrywise product with a public array: its largest entry is not known")
-            return Value(result_type, C.blow_up(other.ctx))
-        return Value(result_type, C.scale(E.mul(factor.bound, embed_factor(other.type, result_type)),
-                                          other.ctx))
-    if divide:
-        # Dividing needs a lower bound on |c|; only the exact value gives one.
-        magnitude = E.absolute(factor.exact) if factor.exact is not None else None
-    else:
-        magnitude = factor.magnitude()
-    if magnitude is None:
-        report("DPS305", "the value of this public factor is not known")
+    """c·a or a/c with c public: |c|·s_a or s_a/|c|.
+
+    A public array c: |c_i·Δa_i| ≤ B·|Δa_i| entrywise for entries at most B (np.ones:
+    1), so every norm of the product's difference is at most B times a's. Dividing
+    needs a lower bound on |c|; only the exact value of a number gives one.
+    """
+    scale = _scale_of(factor, divide)
+    if scale is None:
+        report("DPS305", "entrywise product with a public array: its largest entry is not known"
+               if isinstance(factor.type, (T.Vector, T.Matrix)) else
+               "the value of this public factor is not known")
         return Value(result_type, C.blow_up(other.ctx))
-    scale = E.div(E.ONE, magnitude) if divide else magnitude
-    scale = E.mul(scale, embed_factor(other.type, result_type))
-    return Value(result_type, C.scale(scale, other.ctx))
+    return Value(result_type, C.scale(E.mul(scale, embed_factor(other.type, result_type)), other.ctx))
 
 
 def truth(value: Value) -> C.Context:
@@ -524,7 +528,7 @@ def compare(a: Value, b: Value, op: str | None = None, report: Report | None = N
         # differ, in the norm) is the distance of the same 0/1 entries as integers, so the
         # mask is an Integer container, which sums and means like numbers (L22).
         result_type = shaped_type(shape, shaped.norm, "Integer")
-    return Value(result_type, ctx, bound=E.ONE)  # 0 or 1 (entrywise)
+    return rowwise.mask(Value(result_type, ctx, bound=E.ONE), operands)  # 0 or 1 (entrywise)
 
 
 def _known_integer(value: Value) -> bool:
@@ -558,4 +562,4 @@ def negate(value: Value) -> Value:
     computed = -value.computed if value.computed is not None else None
     rounding = floats.negated(value.rounding) if value.rounding is not None else None
     return Value(value.type, value.ctx, exact, value.bound, value.parts, computed=computed,
-                 rounding=rounding)
+                 rounding=rounding, rowwise=value.rowwise)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from dpsens import ir
 from dpsens import types as T
 from dpsens.diagnostics import Span
-from dpsens.infer import arith
+from dpsens.infer import arith, rowwise
 from dpsens.infer.calls import CallRules
 from dpsens.infer.counted import choice_taint
 from dpsens.infer.indexing import subscript
@@ -16,7 +16,8 @@ from dpsens.infer.mutation import MutationRules
 from dpsens.infer.privacy import PrivacyRules, SampleScope
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.infer.stmts import StatementRules
-from dpsens.infer.values import UNKNOWN, Value, decided, join, number, static, tuple_value, unknown
+from dpsens.infer.values import (UNKNOWN, Value, decided, detached, join, number, static, tuple_value,
+                                 unknown)
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 from dpsens.sym import facts
@@ -213,7 +214,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             left, right = self.expr(e.left), self.expr(e.right)
             if e.op != "@":  # entrywise: equal sizes where they may be (a product is not)
                 left, right = arith.unify_sizes([left, right], self.assume)
-            if e.op in ("&", "|", "^", "*") and _is_mask(e.left) and _is_mask(e.right):
+            if e.op in ("&", "|", "^", "*") and _is_mask(e.left, left) and _is_mask(e.right, right):
                 left, right = arith.as_truth(left), arith.as_truth(right)  # 0/1 entries
             return arith.binary(e.op, left, right, self._reporter(e.span))
         if isinstance(e, ir.UnaryOp):
@@ -338,6 +339,9 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         base = self.expr(e.value)
         index = [self._index_part(i) for i in e.index]
         value = subscript(base, index, self._reporter(e.span), self.assume)
+        if base.rowwise is not None and len(index) == 2 and index[0] == (None, None, None) \
+                and isinstance(index[1], Value) and index[1].public:
+            value = rowwise.column(base, value)  # X[:, j]: entry i is row i's (R-rowwise)
         if (isinstance(e.value, ir.Name) and isinstance(e.index[0], ir.Name) and base.ctx
                 and value.ctx == base.ctx):
             read = self.shared.row_reads.get((e.index[0].id, e.value.id))
@@ -357,7 +361,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         Calling it analyzes the body; but where it is lost from view (joined
         with another, returned, passed to unknown code) its captures still count.
         """
-        defaults = tuple((p.name, self.expr(p.default)) for p in node.params if p.default is not None)
+        defaults = tuple((p.name, detached(self.expr(p.default)))
+                         for p in node.params if p.default is not None)
         return Value(T.Callable_(Closure(node, self, defaults)), self.captured_by(node))
 
     def captured_by(self, node: ir.Lambda | ir.Function) -> C.Context:
@@ -387,8 +392,11 @@ def _shape(t: T.Type) -> tuple[E.Expr, ...] | None:
 _CONSUMERS = frozenset({"sum", "max", "min", "list", "tuple", "sorted", "any", "all", "len"})
 
 
-def _is_mask(e: ir.Expr) -> bool:
-    """A comparison, or &, |, ^ or * of them: truth values, entrywise (0 or 1)."""
+def _is_mask(e: ir.Expr, value: Value | None = None) -> bool:
+    """A comparison, or &, |, ^ or * of them, or a value known to be one (a mask kept in a
+    name: rowwise.py): truth values, entrywise (0 or 1)."""
+    if value is not None and value.rowwise is not None and value.rowwise.binary:
+        return True
     if isinstance(e, ir.Compare):
         return True
     if isinstance(e, ir.BinOp) and e.op in ("&", "|", "^", "*"):

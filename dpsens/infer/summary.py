@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.annotations import Annotation, AnnotationResolver
+from dpsens.infer import rowwise
 from dpsens.infer.binding import conversion, substitute_type
 from dpsens.infer.values import Value
 from dpsens.privacy.ledger import Charge
@@ -235,7 +236,7 @@ def _initial_value(name: str, annotation: Annotation) -> Value:
             return Value(annotation.type)  # a public array or other value
         exact = E.static_symbol(name) if annotation.bound is None else E.number(annotation.bound)
         return Value(annotation.type, C.EMPTY, exact=exact)
-    return Value(annotation.type, C.single(name))
+    return Value(annotation.type, C.single(name), rowwise=rowwise.of_parameter(name, annotation.type))
 
 
 def _fit_return(program: Program, module: ir.Module, function: ir.Function, result: Value,

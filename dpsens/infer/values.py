@@ -9,6 +9,7 @@ import sympy as sp
 from dpsens import types as T
 from dpsens.infer import floats
 from dpsens.infer.floats import Rounding
+from dpsens.infer.rowwise import RowWise
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -35,6 +36,9 @@ class Value:
     # How far the float Python holds may be from `exact` when static symbols took part
     # in float operations (floats.Rounding); with `exact` None, the value it bounds.
     rounding: Rounding | None = None
+    # Entry i depends on a dataset only through its row i (rowwise.py, R-rowwise); like
+    # ``rows``, operations other than those of rowwise.py make values without it.
+    rowwise: RowWise | None = None
 
     @property
     def public(self) -> bool:
@@ -52,7 +56,7 @@ class Value:
         if ctx == self.ctx:
             return self
         if C.is_public(ctx):
-            return replace(self, ctx=ctx, rows=None)
+            return replace(self, ctx=ctx, rows=None, rowwise=None)
         # A tuple's parts would not carry what was added (a branch's condition):
         # without them, t[k] takes the whole tuple's context.
         return Value(self.type, ctx)
@@ -100,11 +104,18 @@ def unknown(ctx: C.Context) -> Value:
     return Value(UNKNOWN, C.blow_up(ctx))
 
 
+def detached(value: Value) -> Value:
+    """A value kept apart from the names, where later stores into its array do not reach
+    it (a tuple's part, a default argument): without what only holds of the array's
+    present contents (clip's changed rows, rowwise.py's row alignment)."""
+    if value.rows is None and value.rowwise is None:
+        return value
+    return replace(value, rows=None, rowwise=None)
+
+
 def tuple_value(parts: tuple[Value, ...]) -> Value:
     """A tuple: its distance is the sum of the components' distances."""
-    # A part is a copy that later stores into its array do not reach: it keeps no
-    # changed-rows context (only clip's own, unchanged result may use one).
-    parts = tuple(replace(p, rows=None) if p.rows is not None else p for p in parts)
+    parts = tuple(map(detached, parts))
     return Value(T.TupleType(tuple(p.type for p in parts)), C.total(p.ctx for p in parts),
                  parts=parts)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats
+from dpsens.infer import floats, rowwise
 from dpsens.infer.values import Value, is_list, join, list_length, number, static, unknown
 from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
@@ -63,21 +63,30 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
         value = bound[param.name]
         if value is not None:
             others = C.add(others, require_static(a, value, param.name, rule, span))
-    if rule.qualname == "numpy.clip" and T.scalar_kind_of(x.type) == "Data":
-        return _clamped_data(x, bound[names[1]], bound[names[2]], others)
-    ctx = C.add(x.ctx, others)
     if rule.qualname == "numpy.clip":
         low, high = bound[names[1]], bound[names[2]]
-        kind = _clamped_kind(x.type, low, high)
-        exact, bound_ = _clamped_static(x, low, high)
-        if exact is not None and C.is_public(ctx):
-            return floats.settle_selection(kind, [v for v in (x, low, high) if v is not None],
-                                           exact)
-        return Value(kind, ctx, exact, bound_)
+        width = None if low is None or high is None else \
+            floats.spread_of_difference(high, low)  # ĥ − l̂, of the floats
+        return rowwise.clipped(_clamped(x, low, high, width, others), x, width)
+    ctx = C.add(x.ctx, others)
     exact = sp.Abs(x.exact) if x.exact is not None else None
     if exact is not None and C.is_public(ctx):
         return floats.settle_selection(x.type, [x], exact)
-    return Value(x.type, ctx, exact, floats.magnitude(x) if exact is None else None)
+    return rowwise.summed(Value(x.type, ctx, exact, floats.magnitude(x) if exact is None else None),
+                          (x,))
+
+
+def _clamped(x: Value, low: Value | None, high: Value | None, width: E.Expr | None,
+             others: C.Context) -> Value:
+    """np.clip(x, lo, hi)."""
+    if T.scalar_kind_of(x.type) == "Data":
+        return _clamped_data(x, low, high, width, others)
+    ctx = C.add(x.ctx, others)
+    kind = _clamped_kind(x.type, low, high)
+    exact, bound_ = _clamped_static(x, low, high)
+    if exact is not None and C.is_public(ctx):
+        return floats.settle_selection(kind, [v for v in (x, low, high) if v is not None], exact)
+    return Value(kind, ctx, exact, bound_)
 
 
 def _clamped_kind(t: T.Type, low: Value | None, high: Value | None) -> T.Type:
@@ -100,15 +109,14 @@ def _clamped_static(x: Value, low: Value | None, high: Value | None
     return None, E.smax(*magnitudes) if None not in magnitudes else None
 
 
-def _clamped_data(x: Value, low: Value | None, high: Value | None, others: C.Context) -> Value:
+def _clamped_data(x: Value, low: Value | None, high: Value | None, width: E.Expr | None,
+                  others: C.Context) -> Value:
     """np.clip(x, lo, hi) on Data: a changed entry moves by at most hi - lo, as a real.
 
     An entry that differs (Data distance 1) lands anywhere in [lo, hi]; an
     entry that does not differ does not move; so every row metric (N, Data)
     becomes (N, Real) scaled by hi - lo.
     """
-    width = None if low is None or high is None else \
-        floats.spread_of_difference(high, low)  # ĥ − l̂, of the floats
     if width is None:
         return Value(x.type, C.add(x.ctx, others))
     real: T.Type = T.REAL

@@ -54,11 +54,13 @@ def mixed(d: Data, x: Real) -> Data:  # expect: d=1; x=inf
 
 # R-bool: and, or, xor (and *) of truth values move by at most the sum of their
 # operands' moves, entrywise: conjunctive counting queries (they were ∞, no diagnostic).
-def conjunction_count(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+# Masks of columns of one dataset are row-wise (R-rowwise): one changed row moves one
+# entry of the conjunction by at most 1 (they were 2).
+def conjunction_count(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=1
     return float(np.sum((data[:, 0] > 0.5) & (data[:, 1] < 0.2)))
 
 
-def product_of_masks(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+def product_of_masks(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=1
     return float(np.sum((data[:, 0] > 0.5) * (data[:, 1] < 0.2)))
 
 

@@ -1,0 +1,155 @@
+"""R-rowwise: vectors whose entry i depends on a dataset only through its row i.
+
+A Data matrix parameter X is at distance k from X' when k rows differ (or more: in
+(L1, Data) each differing entry counts), and so is an (L1, Data) vector with its
+entries. A column ``X[:, j]`` (j public), and any entrywise operation of such
+columns, public values and values that do not depend on X, has entry i computed
+from row i of X alone: where X and X' differ in k rows, it differs in at most k
+entries. If no entry can move by more than s (its *spread*: 1 for a mask, hi − lo
+after np.clip), every norm of its difference is at most k·s, so the value is
+s-sensitive in X, whatever the operands' own sensitivities add up to:
+``(X[:, 0] > a) & (X[:, 1] < b)`` is 1, not 2.
+
+Only the operations below keep the property; every other one makes a new value
+without it. It holds of X as the function received it, so it starts at the
+parameter's own value (which every store into X or a view of it replaces) and is
+dropped from copies the store would not reach (tuple parts, closure defaults).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Sequence
+
+from dpsens import types as T
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.values import Value
+
+
+@dataclass(frozen=True)
+class RowWise:
+    """Entry i (row i of a matrix) depends on each of ``params`` only through its row i;
+    one entry moves by at most ``spread`` (None: not known) when one of them changes."""
+
+    params: frozenset[str]
+    spread: E.Expr | None = None
+    binary: bool = False  # every entry is 0 or 1 (a mask)
+
+
+def of_parameter(name: str, t: T.Type) -> RowWise | None:
+    """A parameter whose distance counts at least its changed rows (entries of a vector)."""
+    if isinstance(t, T.Matrix) and t.elem == "Data":
+        return RowWise(frozenset({name}))
+    if isinstance(t, T.Vector) and t.elem == "Data" and t.norm == "L1":
+        return RowWise(frozenset({name}))
+    return None
+
+
+def column(base: Value, result: Value) -> Value:
+    """``X[:, j]`` (all rows, one public column j) of a row-wise matrix: entry i is X[i, j]."""
+    if base.rowwise is None or not isinstance(base.type, T.Matrix) \
+            or not isinstance(result.type, T.Vector):
+        return result
+    return replace(result, rowwise=RowWise(base.rowwise.params))
+
+
+def shared(result: Value, operands: Sequence[Value]) -> frozenset[str]:
+    """The parameters each operand is row-wise in or does not depend on, for a vector
+    result of an entrywise operation of vectors of its length and scalars."""
+    if not isinstance(result.type, T.Vector) or result.public:
+        return frozenset()
+    found = frozenset().union(*(o.rowwise.params for o in operands if o.rowwise is not None))
+    for operand in operands:
+        if isinstance(operand.type, T.Vector):
+            if operand.type.length != result.type.length:
+                return frozenset()  # numpy broadcast a length-1 vector: not entry by entry
+        elif not isinstance(operand.type, T.Scalar):
+            return frozenset()
+        mine = operand.rowwise.params if operand.rowwise is not None else frozenset()
+        found = frozenset(p for p in found if p in mine or p not in operand.ctx)
+    return found
+
+
+def spread_of(value: Value, params: frozenset[str]) -> E.Expr | None:
+    """How far one entry of an operand moves when one of params changes."""
+    if not any(p in value.ctx for p in params):
+        return E.ZERO
+    return value.rowwise.spread if value.rowwise is not None else None
+
+
+def mark(result: Value, params: frozenset[str], spread: E.Expr | None,
+         binary: bool = False) -> Value:
+    """The result, row-wise in params, its context lowered to the spread where that is
+    smaller (R-rowwise); unchanged when params is empty."""
+    if not params:
+        return result
+    ctx = dict(result.ctx)
+    if spread is not None and T.scalar_kind_of(result.type) != "Data":
+        for name in params:
+            if name in ctx and E.decide_le(spread, ctx[name]) is True:
+                ctx[name] = spread
+    return replace(result, ctx=ctx, rowwise=RowWise(params, spread, binary))
+
+
+def mask(result: Value, operands: Sequence[Value]) -> Value:
+    """A comparison, or &, |, ^ of masks: entries 0 or 1 move by at most 1."""
+    return mark(result, shared(result, operands), E.ONE, binary=True)
+
+
+def summed(result: Value, operands: Sequence[Value], factor: E.Expr | None = E.ONE) -> Value:
+    """a ± b, -a, factor·a (factor ≥ 0, public): the operands' spreads add, scaled."""
+    params = shared(result, operands)
+    spreads = [spread_of(o, params) for o in operands]
+    if not params or None in spreads or factor is None:
+        return mark(result, params, None)
+    total = E.ZERO
+    for spread in spreads:
+        total = E.add(total, spread)  # type: ignore[arg-type]
+    return mark(result, params, E.mul(factor, total))
+
+
+def product(result: Value, a: Value, b: Value) -> Value:
+    """a·b of bounded entries: |ab − a'b'| ≤ B_a·s_b + B_b·s_a; where a is a mask, b or
+    0, so at most max(s_b, B_b) (and the same with a and b swapped)."""
+    params = shared(result, (a, b))
+    if not params:
+        return result
+    spreads = [spread_of(a, params), spread_of(b, params)]
+    bounds = [a.magnitude(), b.magnitude()]
+    for i, value in enumerate((a, b)):
+        other = 1 - i
+        if value.rowwise is not None and value.rowwise.binary and spreads[i] is not None \
+                and spreads[other] is not None and bounds[other] is not None:
+            return mark(result, params, E.smax(spreads[other], bounds[other]))  # type: ignore[arg-type]
+    if None in spreads or None in bounds:
+        return mark(result, params, None)
+    return mark(result, params, E.add(E.mul(bounds[0], spreads[1]),  # type: ignore[arg-type]
+                                      E.mul(bounds[1], spreads[0])))  # type: ignore[arg-type]
+
+
+def chosen(result: Value, condition: Value, x: Value, y: Value) -> Value:
+    """np.where(c, x, y): an entry moves within x or within y, or jumps between them
+    where c flips: at most max(s_x, s_y, B_x + B_y)."""
+    params = shared(result, (condition, x, y))
+    if not params:
+        return result
+    spreads = [spread_of(v, params) for v in (x, y)]
+    if None in spreads:
+        return mark(result, params, None)
+    spread = E.smax(*spreads)  # type: ignore[arg-type]
+    if spread_of(condition, params) != E.ZERO:
+        bx, by = x.magnitude(), y.magnitude()
+        spread = E.smax(spread, E.add(bx, by)) if bx is not None and by is not None else None
+    return mark(result, params, spread)
+
+
+def clipped(result: Value, x: Value, width: E.Expr | None) -> Value:
+    """np.clip(x, lo, hi) with public bounds: entries stay within hi − lo of each other
+    (and move no further than x's)."""
+    params = shared(result, (x,))
+    spread = spread_of(x, params)
+    if width is not None and (spread is None or E.decide_le(spread, width) is not True):
+        spread = width  # either bounds the move: the one known to be smaller, else hi − lo
+    return mark(result, params, spread)

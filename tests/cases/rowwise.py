@@ -1,0 +1,89 @@
+"""R-rowwise: entrywise operations of columns of one dataset change in the changed rows only.
+
+A vector whose entry i is computed from row i of a Data matrix (or entry i of an
+(L1, Data) vector) differs, between neighbours, in as many entries as rows differ;
+each moves by at most its spread (1 for a mask, hi − lo after np.clip). The traps
+below move rows against each other (slices, reversal, stores) and must not be
+taken as row-wise.
+"""
+
+import numpy as np
+
+from dpsens import L1, L_inf, Data, MetricMatrix, MetricVector, Real, Static
+
+
+def three_conditions(data: MetricMatrix[L_inf, Data], a: Static[float]) -> Real:  # expect: data=1; a=static
+    adults = data[:, 0] > a
+    return float(np.sum(adults & (data[:, 1] == 1.0) | (data[:, 2] < a) & adults))
+
+
+def conditional_sum(data: MetricMatrix[L_inf, Data], a: Static[float], b: Static[float]) -> Real:  # expect: data=abs(b); a=static; b=static
+    return float(np.sum(np.clip(data[:, 1], 0.0, b) * (data[:, 0] > a)))
+
+
+def conditional_sum_where(data: MetricMatrix[L_inf, Data], a: Static[float], b: Static[float]) -> Real:  # expect: data=abs(b); a=static; b=static
+    return float(np.sum(np.where(data[:, 0] > a, np.clip(data[:, 1], 0.0, b), 0.0)))
+
+
+def conditional_mean(data: MetricMatrix[L_inf, Data], a: Static[float]) -> Real:  # expect: data=1/rows(data); a=static
+    return float(np.mean(np.where(data[:, 0] > a, np.clip(data[:, 1], 0.0, 1.0), 0.0)))
+
+
+def two_clipped_columns(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=3
+    return float(np.sum(np.clip(data[:, 0], 0.0, 1.0) + np.clip(data[:, 1], 0.0, 2.0)))
+
+
+def difference_of_masks(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    return float(np.sum(((data[:, 0] > 0.5) ^ (data[:, 1] > 0.5)) - (data[:, 2] > 0.5)))
+
+
+def arms_of_both_signs(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    low = np.clip(data[:, 2], -1.0, 0.0)
+    return float(np.sum(np.where(data[:, 0] > 0.0, np.clip(data[:, 1], 0.0, 1.0), low)))
+
+
+def scaled_mask(data: MetricMatrix[L_inf, Data], c: Static[float]) -> Real:  # expect: data=abs(c); c=static
+    return float(np.sum(c * ((data[:, 0] > 0.5) & (data[:, 1] > 0.5))))
+
+
+def records_of_a_vector(v: MetricVector[L1, Data]) -> Real:  # expect: v=1
+    return float(np.sum((v > 0.2) & (v < 0.8)))
+
+
+def two_datasets(p: MetricMatrix[L_inf, Data], q: MetricMatrix[L_inf, Data]) -> Real:  # expect: p=1; q=1; assumes=rows(q) == rows(p)
+    return float(np.sum((p[:, 0] > 0.5) & (q[:, 0] > 0.5)))
+
+
+# Traps: entries that do not come from the same row.
+def shifted_rows(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    return float(np.sum((data[1:, 0] > 0.5) & (data[:-1, 1] > 0.5)))
+
+
+def reversed_rows(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    return float(np.sum((data[:, 0] > 0.5) & (data[::-1, 1] > 0.5)))
+
+
+def entries_of_a_record(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=2*len(v)
+    # Every entry may differ at distance 1: not row-wise (the truth is len(v)).
+    return float(np.sum((v > 0.2) & (v < 0.8)))
+
+
+# A store into the dataset makes its views unknown (a scalar comparison, broadcast):
+# the point is that neither is 1 (the truth is 2).
+def view_before_a_reversal(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=rows(data) + 1
+    late = data[:, 0]
+    early = data[:, 1] > 0.5
+    data[:, :] = data[::-1, :]  # E: DPS205
+    return float(np.sum(early & (late > 0.5)))
+
+
+def tuple_kept_across_a_reversal(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=rows(data) + 1
+    early = data[:, 1] > 0.5
+    kept = (data[:, 0], 0)
+    data[:, :] = data[::-1, :]  # E: DPS205
+    return float(np.sum(early & (kept[0] > 0.5)))
+
+
+def against_the_column_mean(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    x = np.clip(data[:, 0], 0.0, 1.0)
+    return float(np.sum(np.clip(x - np.mean(x), 0.0, 1.0)))
