@@ -109,8 +109,9 @@ def differences(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect:
 
 
 # R-where: np.where(c, x, y) moves by x's and y's moves, and where a mask c flips (its
-# entry moves by 1), by at most B_x + B_y.
-def masked_by_where(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+# entry moves by 1), by at most B_x + B_y: 2 here; the columns of one row change together
+# (R-rowwise), so it is 1, the truth.
+def masked_by_where(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=1
     x = np.clip(data[:, 1], 0.0, 1.0)
     return float(np.sum(np.where(data[:, 0] > 0.5, x, 0.0)))
 

@@ -169,7 +169,8 @@ def clipped_variance(v: MetricVector[L1, Real]) -> Real:  # expect: v=4/len(v)
     return float(np.mean(x ** 2) - np.mean(x) ** 2)
 
 
-def masked_clipped_sum(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+# R-rowwise: the mask and the clipped column come from one row (it was 2).
+def masked_clipped_sum(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=1
     x = np.clip(data[:, 1], 0.0, 1.0)
     return float(np.sum(x * (data[:, 0] > 0.5)))
 
