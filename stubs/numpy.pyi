@@ -71,6 +71,14 @@ def flatten(a: Any) -> Any:
 def dot(a: Any, b: Any) -> Any:
     """a @ b: a dot product of vectors (one side public, its entries bounded)."""
 
+@rule("histogram")
+def histogram(a: Any, bins: Static[int] = ..., range: Static[Any] = ...) -> Any:
+    """(counts, edges): how many entries fall in each of `bins` equal bins of a public range."""
+
+@rule("count_nonzero")
+def count_nonzero(a: Any, axis: Static[int] = ...) -> Any:
+    """How many entries are not zero: np.sum(a != 0)."""
+
 @rule("where")
 def where(condition: Any, x: Any, y: Any) -> Any:
     """x where the condition holds, else y, entrywise."""

@@ -180,3 +180,36 @@ def cumsum_factor(norm: str, n: E.Expr) -> E.Expr:
 
 
 __all__ = ["cumsum", "cumsum_factor", "extreme", "flip", "sort"]
+
+
+def histogram(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.histogram(x, bins, range): the counts of x's entries in bins of a public range,
+    and the bins' public edges (R-histogram)."""
+    from dpsens.infer.values import tuple_value
+
+    x, bins, limits = (bound[p.name] for p in rule.params[:3])
+    assert x is not None
+    given = [(name, v) for name, v in (("bins", bins), ("range", limits)) if v is not None]
+    extra = C.total(require_static(a, v, name, rule, span) for name, v in given)  # type: ignore[arg-type]
+    count = E.number(10) if bins is None else bins.exact  # numpy's default
+    problem = None
+    if not isinstance(x.type, (T.Vector, T.Matrix)):
+        problem = f"histogram() of {x.type.show()} is not analyzed (vectors and matrices are)"
+    elif count is None or count.is_number and not (count.is_Integer and count >= 1):
+        problem = "the number of bins of histogram() must be a static positive integer"
+    elif limits is None or limits.parts is None or len(limits.parts) != 2:
+        # Without it numpy takes the data's smallest and largest entries as the edges.
+        problem = "histogram() needs a public range=(low, high): by default its bins are " \
+                  "the data's smallest and largest entries"
+    if problem is not None:
+        a.report(span, "DPS301", problem)  # type: ignore[arg-type]
+        return unknown(C.blow_up(C.add(x.ctx, extra)))
+    t = x.type
+    assert isinstance(t, (T.Vector, T.Matrix))
+    width, entries = (t.length, t.length) if isinstance(t, T.Vector) else (t.cols, E.mul(t.rows, t.cols))
+    # Entries that differ are each at least 1 apart (discrete metrics), so there are at most
+    # norm_factor(N, L1, row) · d of them; each leaves one bin and enters at most one other.
+    moved = E.mul(E.number(2), T.norm_factor(t.norm, "L1", width)) if T.is_discrete_metric(t) else E.INF
+    counts = Value(T.Vector("L1", "Integer", count), C.add(C.scale(moved, x.ctx), extra),
+                   bound=entries)
+    return tuple_value((counts, Value(T.Vector("L1", "Real", E.add(count, E.ONE)), extra)))

@@ -306,6 +306,15 @@ def sum_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return _sum_or_mean(a, rule, bound, span, mean=False)
 
 
+def count_nonzero(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.count_nonzero(x) is np.sum(x != 0): a mask summed (R-compare, R-sum)."""
+    from dpsens.infer import arith
+
+    x = first_argument(bound)
+    mask = arith.compare(x, number(0), "!=", lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
+    return _sum_or_mean(a, rule, {**bound, rule.params[0].name: mask}, span, mean=False)
+
+
 def mean_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.mean: the sum's sensitivity over the public number of terms."""
     return _sum_or_mean(a, rule, bound, span, mean=True)

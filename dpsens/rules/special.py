@@ -42,6 +42,8 @@ RULES: dict[str, SpecialRule] = {
     "dot": arrays.dot,
     "flip": arrays.flip,
     "cumsum": arrays.cumsum,
+    "histogram": arrays.histogram,
+    "count_nonzero": misc.count_nonzero,
     "unbox": misc.unbox,
     "range": misc.range_rule,
     "laplace_mechanism": mechanisms.laplace,
