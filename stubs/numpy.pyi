@@ -123,6 +123,18 @@ def array(x: Any, dtype: Static[Any] = ..., copy: Static[Any] = ...) -> Any:
     """A vector of a tuple or list of numbers (L1: the sum of the entries' distances); a
     copy of an array (copy=False may return the array itself: see mutation.is_fresh)."""
 
+@rule("square")
+def square(x: Any) -> Any:
+    """x ** 2, entrywise."""
+
+@rule("zeros_like")
+def zeros_like(a: Any) -> Any:
+    """A public array of zeros of a's shape (shapes are public)."""
+
+@rule("zeros_like")
+def ones_like(a: Any) -> Any:
+    """A public array of ones of a's shape."""
+
 @rule("zeros")
 def zeros(shape: Static[Any]) -> Any:
     """A public array of zeros."""

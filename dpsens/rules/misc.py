@@ -352,6 +352,28 @@ def zeros(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return Value(T.Matrix("L1", "Real", dims[0], dims[1]), extra, bound=entry)
 
 
+def zeros_like(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.zeros_like / np.ones_like of an array or a number: public, of its public shape."""
+    x = first_argument(bound)
+    entry = E.ONE if rule.qualname.endswith(".ones_like") else E.ZERO
+    if isinstance(x.type, T.Scalar):
+        return static(T.REAL, entry)
+    if not isinstance(x.type, (T.Vector, T.Matrix)):
+        # A list's length may depend on the data (a filtered list): not analyzed.
+        a.report(span, "DPS301", f"{rule.qualname.split('.')[-1]}() of {x.type.show()} is not "  # type: ignore[arg-type]
+                 "analyzed (arrays and numbers are)")
+        return unknown(x.ctx)
+    return Value(replace(x.type, elem="Real", clip=None), C.EMPTY, bound=entry)
+
+
+def square(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.square(x) is x ** 2 (R-bounded-product when x's entries are bounded)."""
+    from dpsens.infer import arith
+
+    return arith.binary("**", first_argument(bound), number(2),
+                        lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
+
+
 def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.array of a tuple (or list display) of numbers is an (L1, ·) vector: a tuple's
     distance is the sum of its parts' distances, as an L1 vector's is of its entries'.

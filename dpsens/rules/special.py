@@ -32,6 +32,8 @@ RULES: dict[str, SpecialRule] = {
     "mean": misc.mean_rule,
     "vector_norm": misc.vector_norm,
     "zeros": misc.zeros,
+    "zeros_like": misc.zeros_like,
+    "square": misc.square,
     "array": misc.array,
     "extreme": arrays.extreme,
     "sort": arrays.sort,
