@@ -106,7 +106,7 @@ def summed(result: Value, operands: Sequence[Value], factor: E.Expr | None = E.O
         return mark(result, params, None)
     total = E.ZERO
     for spread in spreads:
-        total = E.add(total, spread)  # type: ignore[arg-type]
+        total = E.add(total, spread)
     return mark(result, params, E.mul(factor, total))
 
 
@@ -122,11 +122,11 @@ def product(result: Value, a: Value, b: Value) -> Value:
         other = 1 - i
         if value.rowwise is not None and value.rowwise.binary and spreads[i] is not None \
                 and spreads[other] is not None and bounds[other] is not None:
-            return mark(result, params, E.smax(spreads[other], bounds[other]))  # type: ignore[arg-type]
+            return mark(result, params, E.smax(spreads[other], bounds[other]))
     if None in spreads or None in bounds:
         return mark(result, params, None)
-    return mark(result, params, E.add(E.mul(bounds[0], spreads[1]),  # type: ignore[arg-type]
-                                      E.mul(bounds[1], spreads[0])))  # type: ignore[arg-type]
+    return mark(result, params, E.add(E.mul(bounds[0], spreads[1]),
+                                      E.mul(bounds[1], spreads[0])))
 
 
 def chosen(result: Value, condition: Value, x: Value, y: Value) -> Value:
@@ -138,7 +138,7 @@ def chosen(result: Value, condition: Value, x: Value, y: Value) -> Value:
     spreads = [spread_of(v, params) for v in (x, y)]
     if None in spreads:
         return mark(result, params, None)
-    spread = E.smax(*spreads)  # type: ignore[arg-type]
+    spread = E.smax(*spreads)
     if spread_of(condition, params) != E.ZERO:
         bx, by = x.magnitude(), y.magnitude()
         spread = E.smax(spread, E.add(bx, by)) if bx is not None and by is not None else None
