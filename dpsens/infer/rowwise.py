@@ -33,7 +33,7 @@ class RowWise:
     """Entry i (row i of a matrix) depends on each of ``params`` only through its row i;
     one entry moves by at most ``spread`` (None: not known) when one of them changes."""
 
-    params: frozenset[str]
+    params: frozenset[str]  # empty for a mask that is row-wise in nothing
     spread: E.Expr | None = None
     binary: bool = False  # every entry is 0 or 1 (a mask)
 
@@ -94,8 +94,19 @@ def mark(result: Value, params: frozenset[str], spread: E.Expr | None,
 
 
 def mask(result: Value, operands: Sequence[Value]) -> Value:
-    """A comparison, or &, |, ^ of masks: entries 0 or 1 move by at most 1."""
-    return mark(result, shared(result, operands), E.ONE, binary=True)
+    """A comparison, or &, |, ^ of masks: entries 0 or 1 move by at most 1. An array of
+    them is a mask even when it is row-wise in nothing (numpy's bools stay 0 or 1)."""
+    params = shared(result, operands)
+    if not params and isinstance(result.type, (T.Vector, T.Matrix)):
+        return replace(result, rowwise=RowWise(frozenset(), binary=True))
+    return mark(result, params, E.ONE, binary=True)
+
+
+def kept(rowwise: RowWise | None) -> RowWise | None:
+    """What still holds of a value kept apart from the names (values.detached): that a
+    mask's entries are 0 or 1 (a store into a numpy bool array keeps them so), not
+    which rows they come from."""
+    return RowWise(frozenset(), binary=True) if rowwise is not None and rowwise.binary else None
 
 
 def summed(result: Value, operands: Sequence[Value], factor: E.Expr | None = E.ONE) -> Value:

@@ -9,6 +9,7 @@ import sympy as sp
 from dpsens import types as T
 from dpsens.infer import floats
 from dpsens.infer.floats import Rounding
+from dpsens.infer import rowwise
 from dpsens.infer.rowwise import RowWise
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -110,7 +111,7 @@ def detached(value: Value) -> Value:
     present contents (clip's changed rows, rowwise.py's row alignment)."""
     if value.rows is None and value.rowwise is None:
         return value
-    return replace(value, rows=None, rowwise=None)
+    return replace(value, rows=None, rowwise=rowwise.kept(value.rowwise))
 
 
 def tuple_value(parts: tuple[Value, ...]) -> Value:

@@ -34,7 +34,18 @@ def two_clipped_columns(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: dat
 
 
 def difference_of_masks(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
-    return float(np.sum(((data[:, 0] > 0.5) ^ (data[:, 1] > 0.5)) - (data[:, 2] > 0.5)))
+    either = (data[:, 0] > 0.5) ^ (data[:, 1] > 0.5)
+    return float(np.sum(1.0 * either - (data[:, 2] > 0.5)))  # numpy refuses bool - bool
+
+
+def masks_kept_in_names(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=2*len(v)
+    high = v > 0.5  # a mask in a name is still a truth value (it was inf)
+    return float(np.sum(high & (v < 0.9)))
+
+
+def masks_from_a_tuple(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    a, b = data[:, 0] > 0.5, data[:, 1] > 0.5  # masks still, but their rows are not kept
+    return float(np.sum(a & b))
 
 
 def arms_of_both_signs(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
