@@ -69,3 +69,21 @@ def test_long_exact_numbers_are_rounded_up() -> None:
     assert E.mul(small, sp.Rational(1, 2**200)) == E.TINY  # below 2**-1000: the bound
     huge = E.power(sp.Rational(3, 2), sp.Integer(1800))
     assert huge >= sp.Rational(3, 2) ** 1800 and len(str(huge)) < 30
+
+
+@given(st.floats(-5, 5), st.floats(-5, 5), st.floats(-5, 5))
+def test_decide_le_through_max_and_sums_holds_at_every_point(h: float, l: float, c: float) -> None:
+    """Max and sums of non-negative terms are decided structurally; a True must hold."""
+    hi, lo, k = E.static_symbol("hi"), E.static_symbol("lo"), E.static_symbol("k")
+    pairs = [
+        (sp.Max(abs(hi), abs(lo), abs(hi - lo)), abs(hi - lo) + sp.Max(abs(hi), abs(lo))),
+        (abs(hi), sp.Max(abs(hi), abs(lo))),
+        (abs(lo), abs(hi) + abs(lo) + abs(k)),
+        (abs(hi), abs(lo) + abs(k)),  # not decided: may be false
+    ]
+    point = {hi: h, lo: l, k: c}
+    decided = [E.decide_le(a, b) for a, b in pairs]
+    assert decided[:3] == [True, True, True] and decided[3] is None
+    for (a, b), verdict in zip(pairs, decided):
+        if verdict:
+            assert float(a.subs(point)) <= float(b.subs(point)) + 1e-12

@@ -339,9 +339,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         base = self.expr(e.value)
         index = [self._index_part(i) for i in e.index]
         value = subscript(base, index, self._reporter(e.span), self.assume)
-        if base.rowwise is not None and len(index) == 2 and index[0] == (None, None, None) \
-                and isinstance(index[1], Value) and index[1].public:
-            value = rowwise.column(base, value)  # X[:, j]: entry i is row i's (R-rowwise)
+        if base.rowwise is not None:
+            value = rowwise.indexed(base, index, value)  # X[:, j]: entry i is row i's
         if (isinstance(e.value, ir.Name) and isinstance(e.index[0], ir.Name) and base.ctx
                 and value.ctx == base.ctx):
             read = self.shared.row_reads.get((e.index[0].id, e.value.id))

@@ -51,7 +51,8 @@ def subscript(base: Value, index: list[Part], report: Report, assume: Assume) ->
     if result is None:
         report("DPS301", f"cannot index {base.type.show()} with {len(index)} indices")
         return unknown(C.add(base.ctx, index_ctx))
-    return Value(result, C.add(base.ctx, index_ctx))
+    # Any entry, or part, of an array whose entries are at most B has entries at most B.
+    return Value(result, C.add(base.ctx, index_ctx), bound=base.bound)
 
 
 def _ctx(part: Part) -> C.Context:

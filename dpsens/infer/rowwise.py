@@ -47,12 +47,18 @@ def of_parameter(name: str, t: T.Type) -> RowWise | None:
     return None
 
 
-def column(base: Value, result: Value) -> Value:
-    """``X[:, j]`` (all rows, one public column j) of a row-wise matrix: entry i is X[i, j]."""
-    if base.rowwise is None or not isinstance(base.type, T.Matrix) \
-            or not isinstance(result.type, T.Vector):
+def indexed(base: Value, index: Sequence[object], result: Value) -> Value:
+    """``X[:, j]`` (all rows, one public column j) of a row-wise matrix, whose entry i is
+    X[i, j], and ``v[:]`` of a row-wise vector, its own entries."""
+    whole = (None, None, None)
+    if base.rowwise is None or not isinstance(result.type, T.Vector):
         return result
-    return replace(result, rowwise=RowWise(base.rowwise.params))
+    if isinstance(base.type, T.Matrix) and len(index) == 2 and index[0] == whole \
+            and getattr(index[1], "public", False) and isinstance(index[1].type, T.Scalar):  # type: ignore[attr-defined]
+        return replace(result, rowwise=RowWise(base.rowwise.params))
+    if isinstance(base.type, T.Vector) and len(index) == 1 and index[0] == whole:
+        return replace(result, rowwise=base.rowwise)
+    return result
 
 
 def shared(result: Value, operands: Sequence[Value]) -> frozenset[str]:

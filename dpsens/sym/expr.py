@@ -219,6 +219,13 @@ def decide_le(a: sp.Expr, b: sp.Expr) -> bool | None:
         return False
     if a.is_Number and b.is_Number:
         return bool(a <= b)
+    # sympy does not simplify differences with Max: max(x, y) <= b when both are; a <= b
+    # when a is at most one of b's arguments (of a Max, or of a sum of non-negative terms).
+    if isinstance(a, sp.Max) and all(decide_le(arg, b) for arg in a.args):
+        return True
+    if (isinstance(b, sp.Max) or isinstance(b, sp.Add) and all(t.is_nonnegative for t in b.args)) \
+            and any(decide_le(a, arg) for arg in b.args):
+        return True
     difference = sp.simplify(b - a)
     if difference.is_nonnegative:
         return True

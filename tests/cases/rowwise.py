@@ -21,6 +21,16 @@ def conditional_sum(data: MetricMatrix[L_inf, Data], a: Static[float], b: Static
     return float(np.sum(np.clip(data[:, 1], 0.0, b) * (data[:, 0] > a)))
 
 
+def conditional_sum_any_bounds(data: MetricMatrix[L_inf, Data], lo: Static[float], hi: Static[float]) -> Real:  # expect: data=max(abs(hi), abs(lo), abs(hi - lo)); lo=static; hi=static
+    # Where the mask stays 1 an entry moves within [lo, hi]; where it flips, between 0 and
+    # an entry of at most max(|lo|, |hi|).
+    return float(np.sum(np.clip(data[:, 1], lo, hi) * (data[:, 0] > 0.5)))
+
+
+def conditional_sum_both_signs(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=3
+    return float(np.sum(np.clip(data[:, 1], -1.0, 2.0) * (data[:, 0] > 0.5)[:]))
+
+
 def conditional_sum_where(data: MetricMatrix[L_inf, Data], a: Static[float], b: Static[float]) -> Real:  # expect: data=abs(b); a=static; b=static
     return float(np.sum(np.where(data[:, 0] > a, np.clip(data[:, 1], 0.0, b), 0.0)))
 
