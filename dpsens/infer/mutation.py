@@ -14,7 +14,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.aliasing import FRESH_RESULTS, VIEW_RESULTS
 from dpsens.infer import arith
-from dpsens.infer.values import (UNKNOWN, Value, concatenate, is_list, list_type, tuple_value,
+from dpsens.infer.values import (UNKNOWN, Value, concatenate, detached, is_list, list_type, tuple_value,
                                   unknown, with_element)
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -214,7 +214,7 @@ class MutationRules:
             old = self.env[name]
             # A sensitive value that is not clipped as the rows are may leave their ball;
             # a tuple holding the array would keep its old parts: both are dropped.
-            kept = old.parts if C.is_public(added) else None
+            kept = tuple(map(detached, old.parts)) if C.is_public(added) and old.parts else None
             self.env[name] = Value(_unclipped_by(old.type, value), C.add(old.ctx, added), parts=kept)
             if isinstance(old.type, T.Callable_):  # a factory's closure may return what it holds
                 self.env[name] = unknown(C.add(old.ctx, added))

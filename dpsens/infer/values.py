@@ -107,11 +107,14 @@ def unknown(ctx: C.Context) -> Value:
 
 def detached(value: Value) -> Value:
     """A value kept apart from the names, where later stores into its array do not reach
-    it (a tuple's part, a default argument): without what only holds of the array's
-    present contents (clip's changed rows, rowwise.py's row alignment)."""
-    if value.rows is None and value.rowwise is None:
+    it (a tuple's part, a default argument): without what only holds of an array's
+    present contents (its entries' bound, clip's changed rows, rowwise.py's row
+    alignment). Numbers cannot change: they keep everything."""
+    mutable = isinstance(value.type, (T.Vector, T.Matrix, T.ListType))
+    if value.rows is None and value.rowwise is None and not (mutable and value.bound is not None):
         return value
-    return replace(value, rows=None, rowwise=rowwise.kept(value.rowwise))
+    return replace(value, rows=None, rowwise=rowwise.kept(value.rowwise),
+                   bound=None if mutable else value.bound)
 
 
 def tuple_value(parts: tuple[Value, ...]) -> Value:

@@ -221,10 +221,12 @@ def decide_le(a: sp.Expr, b: sp.Expr) -> bool | None:
         return bool(a <= b)
     # sympy does not simplify differences with Max: max(x, y) <= b when both are; a <= b
     # when a is at most one of b's arguments (of a Max, or of a sum of non-negative terms).
-    if isinstance(a, sp.Max) and all(decide_le(arg, b) for arg in a.args):
+    # Only for a b known non-negative, as sensitivities are: 0 <= b is taken for granted
+    # above, which would make max(0, c) <= c for every c.
+    if b.is_nonnegative and isinstance(a, sp.Max) and all(decide_le(arg, b) for arg in a.args):
         return True
-    if (isinstance(b, sp.Max) or isinstance(b, sp.Add) and all(t.is_nonnegative for t in b.args)) \
-            and any(decide_le(a, arg) for arg in b.args):
+    if b.is_nonnegative and (isinstance(b, sp.Max) or isinstance(b, sp.Add) and all(
+            t.is_nonnegative for t in b.args)) and any(decide_le(a, arg) for arg in b.args):
         return True
     difference = sp.simplify(b - a)
     if difference.is_nonnegative:

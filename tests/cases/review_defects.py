@@ -200,3 +200,42 @@ def comparison_index(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; re
 # A tuple takes a Boolean as 0 or 1, like Python.
 def tuple_true_index(x: Real, y: Real) -> Real:  # expect: x=0; y=1
     return (x, y)[True]
+
+
+# D76 — an array kept in a tuple, a list display or a default argument kept its entries'
+# bound after a public store through another name: 0, truth 100 (inf before indexing kept
+# entry bounds; the tuple's own product `t[0] * y[0:3]` was 0 already).
+def bound_kept_in_a_tuple(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    y = np.clip(v, 0.0, 1.0)
+    z = np.zeros(3)
+    t = (z, 1)
+    z[0] = 100.0
+    w = t[0]
+    return float(w[0] * y[0])  # E: DPS305
+
+
+def bound_kept_in_a_list(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    y = np.clip(v, 0.0, 1.0)
+    z = np.zeros(3)
+    t = [z, z]
+    z[0] = 100.0
+    return float(t[0][0] * y[0])  # E: DPS305
+
+
+def bound_kept_after_unpacking(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    y = np.clip(v, 0.0, 1.0)
+    t = (np.zeros(3), np.ones(3))
+    a, b = t
+    a[0] = 100.0
+    return float(t[0][0] * y[0])  # E: DPS305
+
+
+def bound_kept_in_a_default(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    y = np.clip(v, 0.0, 1.0)
+    z = np.zeros(3)
+
+    def first(a=z):
+        return a[0]
+
+    z[0] = 100.0
+    return float(first() * y[0])  # E: DPS305
