@@ -284,21 +284,33 @@ def _parse_ahead(calls: list[tuple[Any, ...]], stubs: tuple[Path, ...]) -> None:
 
     rows = list(dict.fromkeys(row for members, closure, *_ in calls for row in (*members, *closure)))
     ahead = start(rows, stub_files(stubs))
-    if ahead is not None:
+    if ahead is None:
+        return
+    try:
         import dpsens.infer.program  # noqa: F401  (sympy)
         import dpsens.rules.table  # noqa: F401
-
-        ahead.collect()
+    except BaseException:  # interrupted: the child must not outlive the run
+        ahead.abandon()
+        raise
+    ahead.collect()
 
 
 def _parse(source: Source) -> Facts:
-    """LibCST-parse a module (kept for its analysis in this run): its imports and problems."""
+    """LibCST-parse a module (kept for its analysis in this run): its imports and problems.
+
+    A module LibCST refuses but CPython runs still imports and changes what it does:
+    those come from CPython's parser, as they do in runs that scan (workers,
+    dpsens.parse_ahead), so that every run follows the same imports.
+    """
     from dpsens.workers import parsed
 
     module, problems = parsed(_row(source))
-    imports = module.imported if module is not None else ()
-    writes = tuple(sorted(module.foreign_changed)) if module is not None else ()
-    return Facts(imports, module is not None, tuple(problems), writes)
+    if module is None:
+        from dpsens.frontend.syntax import scan_imports
+
+        imports, writes, _ = scan_imports(source.text or "", source.shown, source.name)
+        return Facts(imports or (), False, tuple(problems), writes)
+    return Facts(module.imported, True, tuple(problems), tuple(sorted(module.foreign_changed)))
 
 
 def _scan_all(texts: list[tuple[str, str, str]]) -> list[Facts]:

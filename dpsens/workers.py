@@ -64,16 +64,24 @@ def parsed_stub(path: Path) -> tuple[ir.Module | None, list[Diagnostic]]:
 
 
 def remember(modules: dict[tuple[str, str, str], tuple[ir.Module | None, list[Diagnostic]]],
-             stubs: dict[Path, tuple[ir.Module | None, list[Diagnostic]]]) -> None:
+             stubs: dict[Path, tuple[ir.Module | None, list[Diagnostic]]],
+             strings: dict[str, ir.Expr | None]) -> None:
     """Take parses made elsewhere (dpsens.parse_ahead) as this process's own."""
+    from dpsens.frontend import strings as parsed_strings
+
     _PARSED.update(modules)
     _STUBS.update(stubs)
+    parsed_strings.remember(strings)
 
 
 def forget() -> None:
-    """Drop parsed modules and rule tables: the next run may see edited files and stubs."""
+    """Drop parsed modules, strings and rule tables: the next run may see edited files and
+    stubs."""
+    from dpsens.frontend import strings
+
     _PARSED.clear()
     _STUBS.clear()
+    strings.forget()
     rules.cache_clear()
 
 

@@ -14,7 +14,7 @@ import libcst as cst
 from libcst import CSTNode
 
 from dpsens import ir
-from dpsens.diagnostics import Diagnostic, Span
+from dpsens.diagnostics import Diagnostic
 from dpsens.frontend.global_uses import scan as scan_globals
 from dpsens.frontend.globals import GlobalFacts
 from dpsens.frontend.syntax import checked_syntax, imported_modules
@@ -280,11 +280,11 @@ def _dotted(node: cst.CSTNode) -> str:
     return ""
 
 
-def parse_annotation_string(text: str, span: Span) -> ir.Expr | None:
-    """A type written as a string (``"MetricVector[L2, Real]"``), lowered with the string's span."""
+def parse_annotation_string(text: str) -> ir.Expr | None:
+    """A type written as a string (``"MetricVector[L2, Real]"``) as an expression (positions
+    inside the string are not tracked); see dpsens.frontend.strings, which remembers them."""
     try:
         node = cst.parse_expression(text)
     except (cst.ParserSyntaxError, RecursionError):
         return None
-    del span  # positions inside the string are not tracked
     return StmtLowerer(None).lower(node)

@@ -96,9 +96,9 @@ class AnnotationResolver:
             return replace(expr, index=index) if index != expr.index else expr
         if not (isinstance(expr, ir.Const) and isinstance(expr.value, str)):
             return expr
-        from dpsens.frontend.parse import parse_annotation_string
+        from dpsens.frontend.strings import parsed_string
 
-        parsed = parse_annotation_string(expr.value, expr.span)
+        parsed = parsed_string(expr.value)
         if parsed is None:
             return expr  # metric() reports it as an unknown annotation
         return self._unquoted(_at(parsed, expr.span))  # type: ignore[arg-type]

@@ -145,9 +145,9 @@ class CallRules:
         accepts as a value) or as a string.
         """
         if isinstance(e, ir.Const) and isinstance(e.value, str):
-            from dpsens.frontend.parse import parse_annotation_string
+            from dpsens.frontend.strings import parsed_string
 
-            parsed = parse_annotation_string(e.value, e.span)
+            parsed = parsed_string(e.value)
             if parsed is not None:
                 metric = self.program.annotation_type(self.module, parsed, None, quiet=True)
                 if metric is not None:

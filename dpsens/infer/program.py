@@ -150,9 +150,9 @@ class Program:
                         and self._names_vocabulary(owner, owner.constants[name], depth + 1)):
                     return True
             elif isinstance(item, ir.Const) and isinstance(item.value, str) and depth < 10:
-                from dpsens.frontend.parse import parse_annotation_string
+                from dpsens.frontend.strings import parsed_string
 
-                parsed = parse_annotation_string(item.value, item.span)
+                parsed = parsed_string(item.value)
                 if parsed is not None and self._names_vocabulary(module, parsed, depth + 1):
                     return True
             elif isinstance(item, (tuple, list)):

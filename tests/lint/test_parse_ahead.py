@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from dpsens import ir
 from dpsens.frontend.parse import parse_module
-from dpsens.parse_ahead import LIMIT
+from dpsens.parse_ahead import LIMIT, ParseAhead
 from tests.lint.conftest import LEAKY, PRIVATE, SCALED, Run, child_env, write
 
 MODULES = {
@@ -23,6 +26,8 @@ MODULES = {
                     "    y = base.scaled(x, 2.0)\n"
                     "    return laplace_mechanism(\n        1, eps, y)\n\n\n"
                     "def odd(x: Real) -> Real:\n    return [x for x in range(3) if x].count(1)\n"),
+    "pkg/quoted.py": ('from dpsens import Real\n\n\ndef half(x: "Real") -> "Real":\n'
+                      '    return x / 2\n'),
     "stubs/extra.pyi": "def wrong(x: Real -> Real: ...\n",
 }
 
@@ -44,8 +49,8 @@ def test_a_parse_ahead_run_reports_exactly_what_parsing_here_does(project: Path,
     code, out, loaded = fresh(project)
     here = run(*ARGS)  # LibCST is loaded in this process: nothing is parsed ahead
     assert (code, out) == here[:2]
-    assert loaded == "libcst loaded: False"  # the child parsed everything
-    for found in ('"DPS004"', '"DPS403"', '"end_column": 13', '"twice"', '"stubs/extra.pyi"'):
+    assert loaded == "libcst loaded: False"  # the child parsed everything, strings too
+    for found in ('"half"', '"DPS004"', '"DPS403"', '"end_column": 13', '"twice"', '"stubs/extra.pyi"'):
         assert found in out
 
 
@@ -57,6 +62,40 @@ def test_a_failed_child_leaves_the_parsing_to_this_process(project: Path, run: R
     code, out, loaded = fresh(project, patch)
     assert (code, out) == run(*ARGS)[:2]
     assert loaded == "libcst loaded: True"
+
+
+def test_imports_of_a_module_only_cpython_parses_are_followed(project: Path, run: Run) -> None:
+    """LibCST 1.0 refuses ``(X): int = 3``, which CPython runs: its imports still run (and
+    here rebind a global), in a parse-ahead run (which scans) as in one that parses."""
+    write(project, {
+        "cfg.py": "from dpsens import Real\n\nSCALE = 1.0\n\n\n"
+                  "def scaled(x: Real) -> Real:\n    return SCALE * x\n",
+        "main.py": "from dpsens import Real\nimport cfg\nimport h\n\n\n"
+                   "def f(x: Real) -> Real:\n    return cfg.scaled(x)\n",
+        "h.py": "import k\n(LIMIT): int = 3\n",
+        "k.py": "import cfg\ncfg.SCALE = 100.0\n",
+    })
+    args = ("check", "--no-cache", "--format", "json", "cfg.py", "main.py")
+    done = subprocess.run([sys.executable, "-m", "dpsens", *args], cwd=project, capture_output=True,
+                          text=True, env=child_env(), timeout=120)
+    here = run(*args)
+    assert (done.returncode, done.stdout) == here[:2]
+    assert '"DPS206"' in done.stdout  # k.py rebinds cfg.SCALE
+
+
+def test_an_abandoned_child_is_stopped_and_reaped() -> None:
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # a child that would block on a full pipe forever
+        try:
+            os.close(reader)
+            os.write(writer, b"x" * (1 << 20))
+        finally:
+            os._exit(0)
+    os.close(writer)
+    ParseAhead(pid, reader).abandon()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
 
 
 def test_spans_cross_processes_resolved() -> None:
