@@ -140,6 +140,14 @@ def is_discrete_metric(t: Type) -> bool:
     return False
 
 
+def unit_rows(t: Type) -> bool:
+    """Any two rows are at most 1 apart (entries, of a vector): a Data matrix measured in
+    L∞ (a changed record), an (L1, Data) vector."""
+    if isinstance(t, Matrix):
+        return t.elem == "Data" and t.norm == "L_inf"
+    return isinstance(t, Vector) and t.elem == "Data" and t.norm == "L1"
+
+
 def has_whole_steps(t: Type) -> bool:
     """Distances are whole numbers d, and values d apart are joined by d moves of 1, so
     group privacy costs at most d units ((L2, ·) is not: √k apart is k moves apart)."""

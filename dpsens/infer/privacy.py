@@ -143,8 +143,7 @@ class PrivacyRules:
                 items = L.substituted(items, dict(scope.sources))
             else:
                 kept = [_drop(item, pseudo) for item in items]
-                wrap = _sampled(scope, all(T.has_whole_steps(self.var_types[p]) for p in pseudo))
-                moved = L.retarget(items, dict(scope.sources), wrap)
+                moved = L.retarget(items, dict(scope.sources), _sampled(scope))
                 items = [i for i in kept if i is not None] + moved
             for name, source in scope.sources.items():
                 self.shared.sample_sources[name] = source
@@ -258,14 +257,10 @@ def _product(counts: list[E.Expr]) -> E.Expr:
     return total
 
 
-def _sampled(scope: SampleScope, whole: bool):  # type: ignore[no-untyped-def]
-    """Amplify a history spent on a sample; rows whose changes may be fractions (and
-    spread over every row) only by its linear bound (ledger.linear), or not at all."""
+def _sampled(scope: SampleScope):  # type: ignore[no-untyped-def]
+    """Amplify a history spent on a sample (of rows at most 1 apart: rules.mechanisms.sample)."""
     def wrap(history: tuple[L.VarItem, ...]) -> tuple[L.VarItem, ...]:
-        paid = L.linear(history, whole)
-        if paid is None:
-            return history  # every sampled row may change: a sub-matrix, not amplified
-        return (L.VarSampled(scope.size, scope.population, paid),)
+        return (L.VarSampled(scope.size, scope.population, history),)
     return wrap
 
 

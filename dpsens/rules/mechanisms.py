@@ -485,10 +485,21 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     parts = []
     sources = {}
     for value in (m1, m2):
+        if not T.unit_rows(value.type):
+            # Amplification needs the body private against replacing a row by any other
+            # row, which costs more than a neighbour's change when rows may be more than
+            # 1 apart (K26): the sample is a sub-matrix, as close as the whole.
+            if not value.public:
+                a.report(span, "DPS408", f"sample() of {value.type.show()} is not amplified: "
+                         "its rows may be more than 1 apart (sample the records, Data rows "
+                         "in L_inf, and clip after sampling)")
+            parts.append(Value(_with_rows(value.type, k), value.ctx))
+            continue
         pseudo = a.fresh_variable(SAMPLE_PREFIX[1:], _with_rows(value.type, k))
         sources[pseudo] = value.ctx
         parts.append(Value(_with_rows(value.type, k), C.single(pseudo)))
-    a.open_sample(_scope(k, population, sources))
+    if sources:
+        a.open_sample(_scope(k, population, sources))
     return tuple_value(tuple(parts))
 
 
