@@ -142,22 +142,23 @@ def test_mechanisms_with_wide_losses_are_accounted_quickly(tmp_path: Path) -> No
 
 @pytest.mark.dp_accounting
 def test_group_of_a_sampled_callee(tmp_path: Path) -> None:
-    """A callee whose loop of sampled Gaussians is accounted by RDP, called with 2*m: group
-    privacy of that bound, (2ε, 2e^ε·δ′), where group privacy of the basic bound was
-    vacuous (δ ≥ 1)."""
+    """A callee whose loop of sampled Gaussians is accounted by RDP, given the entries of
+    a two-column dataset (one record changes two of them): group privacy of that bound,
+    (2ε, 2e^ε·δ′), where group privacy of the basic bound was vacuous (δ ≥ 1)."""
     program = tmp_path / "grouped.py"
     program.write_text(
-        "from dpsens import L1, MetricMatrix, Priv, Real, gaussian_mechanism_zcdp, sample\n"
+        "from dpsens import L1, L_inf, Data, MetricMatrix, MetricVector, Priv, Real, "
+        "gaussian_mechanism_zcdp, sample\n"
         "import numpy as np\n\n\n"
-        "def steps(d: MetricMatrix[L1, Real]) -> Priv[Real]:\n"
+        "def steps(d: MetricVector[L1, Data]) -> Priv[Real]:\n"
         "    acc = 0.0\n"
         "    for _ in range(100):\n"
         "        b, _l = sample(10, d, d)\n"
-        "        acc = acc + gaussian_mechanism_zcdp(1.0, 0.5, float(np.clip(np.sum(b), -0.5, 0.5)))\n"
+        "        acc = acc + gaussian_mechanism_zcdp(1.0, 0.5, float(np.sum(np.clip(b, -0.5, 0.5))))\n"
         "    return acc\n\n\n"
-        "def steps_at_two(m: MetricMatrix[L1, Real]) -> Priv[Real]:\n"
-        "    return steps(2 * m)\n")
-    options = Options(bindings=(("rows(d)", 1000.0), ("rows(m)", 1000.0)))
+        "def steps_at_two(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:\n"
+        "    return steps(np.ravel(m))\n")
+    options = Options(bindings=(("len(d)", 1000.0), ("rows(m)", 500.0), ("cols(m)", 2.0)))
     inner = _function(str(program), "steps", options)
     [d] = inner["params"]
     report = _function(str(program), "steps_at_two", options)

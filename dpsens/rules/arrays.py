@@ -81,7 +81,8 @@ def order_statistic(a: Analysis, rule: Rule, bound: Bound, span: object) -> Valu
 
 
 def ravel(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
-    """np.ravel / .flatten(): a matrix's entries as one vector, in the rows' norm."""
+    """np.ravel / .flatten(): a matrix's entries as one vector, in the rows' norm; Data
+    entries as an (L1, Data) vector, counting the changed entries."""
     x = first_argument(bound)
     if not require_container(a, x, span, rule.qualname.split(".")[-1]):
         return unknown(x.ctx)
@@ -89,8 +90,14 @@ def ravel(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if isinstance(t, T.Vector):
         return Value(t, x.ctx)
     assert isinstance(t, T.Matrix)
+    length = E.mul(t.rows, t.cols)
+    if t.elem == "Data":
+        # A changed row holds at most norm_factor(N, L1, cols)·d_row changed entries (each
+        # 1 apart), and an (L∞, Data) vector would be 1 away from any other.
+        return Value(T.Vector("L1", "Data", length), C.scale(T.norm_factor(t.norm, "L1", t.cols),
+                                                             x.ctx))
     # Σ_rows ||Δrow||_N ≥ ||(Δrow_1, ..., Δrow_r)||_N for N in L1, L2, L_inf.
-    return Value(T.Vector(t.norm, t.elem, E.mul(t.rows, t.cols)), x.ctx)
+    return Value(T.Vector(t.norm, t.elem, length), x.ctx)
 
 
 def diff(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

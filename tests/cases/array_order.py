@@ -104,6 +104,16 @@ def flattened_method(m: MetricMatrix[L1, Real]) -> Real:  # expect: m=1
     return float(np.sum(m.flatten()))
 
 
+# Data entries flatten to an (L1, Data) vector: a changed record changes at most its
+# row's entries (it was an (L∞, Data) vector, which any count paid len = rows·cols for).
+def flattened_records(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=cols(m)
+    return float(np.sum(np.ravel(m) > 0.5))
+
+
+def flattened_entries(m: MetricMatrix[L1, Data]) -> Real:  # expect: m=1
+    return float(np.count_nonzero(m.flatten() > 0.5))
+
+
 def differences(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=2
     return np.diff(v)
 
