@@ -320,12 +320,14 @@ _register(
 )
 _register(
     "DPS408", "sample-not-amplified", "warning",
-    "sample() draws entries of a vector measured in L2 or L_inf: a neighbour at distance 1 "
-    "may change every entry, so the sample is not amplified.",
-    "Amplification by subsampling holds for neighbours that differ in one sampled unit. "
-    "Rows of a matrix and entries of an L1 vector sum to the distance, so a spread change "
-    "costs no more than a one-row change; an L_inf vector can change in every entry at "
-    "distance 1, and an L2 one by 1/sqrt(n) in each. Sample the rows of a matrix, or "
-    "measure the vector in L1.",
-    "sample(100, v, v)   # v: MetricVector[L_inf, Real]",
+    "sample() draws rows that may be more than 1 apart, or entries of a vector measured "
+    "in L2 or L_inf, so the sample is not amplified.",
+    "Amplification by subsampling needs the computation on the sample to be private "
+    "against replacing one sampled row by any other row. That is a neighbour's change "
+    "only when any two rows are at most 1 apart: records (Data rows of a matrix measured "
+    "in L_inf) and entries of an (L1, Data) vector. Rows of reals or integers, or of "
+    "several Data entries, may be far apart (a real row moved by 1 among rows far apart "
+    "loses almost the unamplified epsilon), and an L_inf or L2 vector can change in every "
+    "entry at distance 1. Sample the dataset's records, and clip after sampling.",
+    "sample(100, v, v)   # v: MetricVector[L_inf, Real], or MetricMatrix[L1, Real]",
 )

@@ -475,24 +475,16 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         a.report(span, "DPS406", f"sample() needs 0 < k <= rows, got k = {E.render(k)} of "
                  f"{E.render(population)}")
         return unknown(C.total([m1.ctx, m2.ctx]))
-    spread = [v.type.norm for v in (m1, m2) if isinstance(v.type, T.Vector) and v.type.norm != "L1"]
-    if spread:
-        # A neighbour may change every entry: each sample holds changed entries, and a
-        # sub-vector is at most the vector away (L2, L_inf), so spends cost in full.
-        a.report(span, "DPS408", f"sample() of a vector measured in {spread[0]} is not amplified: "
-                 "a neighbour at distance 1 may change every entry")
-        return tuple_value(tuple(Value(_with_rows(v.type, k), v.ctx) for v in (m1, m2)))
     parts = []
     sources = {}
     for value in (m1, m2):
         if not T.unit_rows(value.type):
             # Amplification needs the body private against replacing a row by any other
-            # row, which costs more than a neighbour's change when rows may be more than
-            # 1 apart (K26): the sample is a sub-matrix, as close as the whole.
+            # row, which costs more than a neighbour's change (K12, K26): the sample is a
+            # sub-matrix (a sub-vector), as close as the whole.
             if not value.public:
                 a.report(span, "DPS408", f"sample() of {value.type.show()} is not amplified: "
-                         "its rows may be more than 1 apart (sample the records, Data rows "
-                         "in L_inf, and clip after sampling)")
+                         f"{_why_not_amplified(value.type)}")
             parts.append(Value(_with_rows(value.type, k), value.ctx))
             continue
         pseudo = a.fresh_variable(SAMPLE_PREFIX[1:], _with_rows(value.type, k))
@@ -501,6 +493,13 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     if sources:
         a.open_sample(_scope(k, population, sources))
     return tuple_value(tuple(parts))
+
+
+def _why_not_amplified(t: T.Type) -> str:
+    if isinstance(t, T.Vector) and t.norm != "L1":
+        return "a neighbour at distance 1 may change every entry"
+    return "its rows may be more than 1 apart (sample the records, Data rows in L_inf, " \
+           "and clip after sampling)"
 
 
 def _scope(k: E.Expr, population: E.Expr, sources: dict[str, C.Context]):  # type: ignore[no-untyped-def]
