@@ -8,7 +8,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.call_site import CallSite
-from dpsens.infer.values import UNKNOWN, Value, is_list, join, tuple_value, unknown
+from dpsens.infer.values import Value, is_list, join, tuple_value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
