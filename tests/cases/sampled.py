@@ -9,7 +9,8 @@ exact privacy loss of the resulting Laplace mixture.
 import numpy as np
 
 from dpsens import (
-    Data, Integer, L1, L_inf, MetricMatrix, MetricVector, Priv, Real, Static, clip, count, laplace_mechanism, sample,
+    Data, Integer, L1, L_inf, MetricMatrix, MetricVector, Priv, Real, Static, clip, count, gaussian_mechanism,
+    gaussian_mechanism_zcdp, laplace_mechanism, sample,
     undisc_container,
 )
 
@@ -101,3 +102,33 @@ def clipped_then_sampled(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect:
     c = undisc_container(clip(L1, m))
     b, _ = sample(3, c, c)  # E: DPS408
     return laplace_mechanism(2.0, 1.0, np.sum(b, axis=0)[0])
+
+
+# --- one scalar Gaussian release of a sample: (ε, δ) claims -----------------------------
+
+def sampled_gaussian_sum(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(log(1 + 3*(-1 + E)/rows(m)), 3/(100000*rows(m))); accounting=basic
+    batch, _ = sample(3, m, m)
+    total = np.sum(undisc_container(clip(L1, batch)), axis=0)
+    return gaussian_mechanism(2.0, 1.0, 1e-5, total[0])
+
+
+def sampled_gaussian_zcdp_sum(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(log(1 + 3*(-1 + exp(1/2 + sqrt(2)*sqrt(log(100000))))/rows(m)), 3/(100000*rows(m))); accounting=basic
+    batch, _ = sample(3, m, m)
+    total = np.sum(undisc_container(clip(L1, batch)), axis=0)
+    return gaussian_mechanism_zcdp(2.0, 0.5, total[0])
+
+
+def sampled_gaussian_count(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(log(1 + 2*(-1 + exp(1/2))/rows(m)), 1/(500*rows(m))); accounting=basic
+    batch, _ = sample(2, m, m)
+    return gaussian_mechanism(1.0, 0.5, 1e-3, count(lambda r: r[0] > 0.0, batch))
+
+
+def sampled_gaussian_zcdp_count(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(log(1 + 2*(-1 + exp(2 + 2*sqrt(2)*sqrt(log(100000))))/rows(m)), 1/(50000*rows(m))); accounting=basic
+    batch, _ = sample(2, m, m)
+    return gaussian_mechanism_zcdp(1.0, 2.0, count(lambda r: r[0] > 0.0, batch))
+
+
+def gaussian_sample_of_sample(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: m=(log(1 + 3*(-2/3 + 2*E/3)/rows(m)), 1/(5000*rows(m))); accounting=basic
+    outer, _ = sample(3, m, m)
+    inner, _ = sample(2, outer, outer)
+    return gaussian_mechanism(1.0, 1.0, 1e-4, count(lambda r: r[0] > 0.0, inner))
