@@ -20,7 +20,11 @@ ratio of two such functions is monotone in e^(2y/b); the supremum is therefore
 attained at a mean of either mixture or in the limits y → ±∞, where the log-ratio
 tends to log(avg_S e^(±μ_S(x)/b)) − log(avg_S e^(±μ_S(x')/b)). Both are
 evaluated, and a grid between the means besides (a check of that argument).
-A reported ε below ε* − 1e-9 is unsound. Negative controls show that an
+A reported ε below ε* − 1e-9 is unsound. A run whose one release is Gaussian
+(gaussian_mechanism, gaussian_mechanism_zcdp) gives a mixture of normals N(μ_S, σ²);
+its exact privacy profile δ*(ε) = max of ∫ (p − e^ε p')⁺ in both orders is
+integrated between the densities' crossings with normal CDFs, and a claim (ε, δ) is
+unsound if δ < δ*(ε) − 1e-9. Negative controls show that an
 amplification taken at half its sampling rate, or applied to a release that also
 reads the whole dataset, is refuted.
 
