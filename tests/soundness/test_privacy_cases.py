@@ -28,11 +28,10 @@ from scipy.stats import norm
 from dpsens.accounting.gaussian import analytic_gaussian_sigma
 from dpsens.audit import privacy_pairs
 from dpsens.audit.metric_types import parse
-from dpsens.audit.sensitivity import evaluate
 from dpsens.check import check_paths
 
 import pure_mechanisms  # type: ignore[import-not-found]
-from test_case_files import CASES, _load, _statics  # type: ignore[import-not-found]
+from case_files import CASES, claims_at, load, statics_of  # type: ignore[import-not-found]
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -192,16 +191,6 @@ def _arguments(report: dict[str, Any], n: int, d: int,
 FUNCTIONS = _privacy_functions()
 
 
-def _claims(report: dict[str, Any], statics: dict[str, Any], args: dict[str, Any]) -> dict[str, tuple[float, float]]:
-    sizes = {}
-    for name, value in args.items():
-        shape = np.shape(value)
-        sizes[name] = {"rows": shape[0], "len": shape[0], "cols": shape[1]} if len(shape) == 2 \
-            else {"rows": shape[0], "len": shape[0]} if shape else {}
-    return {p["name"]: (evaluate(p["epsilon"], statics, sizes), evaluate(p["delta"], statics, sizes))
-            for p in report["params"] if not p["static"]}
-
-
 def check_function(function: Callable[..., Any], report: dict[str, Any],
                    statics: dict[str, Any]) -> tuple[int, list[str]]:
     """(pairs compared, violations) of one function; raises Unfit when it cannot be compared."""
@@ -219,7 +208,7 @@ def check_function(function: Callable[..., Any], report: dict[str, Any],
             cost = exact_cost(first, second)
             if cost is None:
                 continue
-            epsilon, delta = _claims(report, statics, x)[name]
+            epsilon, delta = claims_at(report, statics, x)[name]
             compared += 1
             pure, mu = cost
             if delta == 0 and mu == 0 and pure > epsilon * (1 + TOLERANCE) + TOLERANCE:
@@ -233,7 +222,7 @@ def check_function(function: Callable[..., Any], report: dict[str, Any],
 @pytest.mark.parametrize("path,report", FUNCTIONS,
                          ids=[f"{p.stem}.{r['name']}" for p, r in FUNCTIONS])
 def test_reported_privacy_holds_exactly(path: Path, report: dict[str, Any]) -> None:
-    statics, module = _statics(report), _load(path)
+    statics, module = statics_of(report), load(path)
     if statics is None or module is None:
         pytest.skip("the function cannot be bound or its module does not import")
     try:
@@ -247,7 +236,7 @@ def test_most_privacy_functions_are_compared() -> None:
     """The check above is vacuous for functions it cannot compare; keep those few."""
     compared = 0
     for path, report in FUNCTIONS:
-        statics, module = _statics(report), _load(path)
+        statics, module = statics_of(report), load(path)
         if statics is None or module is None:
             continue
         try:
@@ -260,7 +249,7 @@ def test_most_privacy_functions_are_compared() -> None:
 
 def _case(name: str) -> tuple[Callable[..., Any], dict[str, Any]]:
     path, report = next((p, r) for p, r in FUNCTIONS if r["name"] == name)
-    return getattr(_load(path), name), report
+    return getattr(load(path), name), report
 
 
 @pytest.mark.parametrize("name,understated", [
@@ -277,5 +266,5 @@ def test_an_understated_cost_is_caught(name: str, understated: tuple[str, str]) 
     function, report = _case(name)
     wrong = {**report, "params": [{**p, "epsilon": understated[0], "delta": understated[1]}
                                   if not p["static"] else p for p in report["params"]]}
-    _, violations = check_function(function, wrong, _statics(report))
+    _, violations = check_function(function, wrong, statics_of(report))
     assert violations

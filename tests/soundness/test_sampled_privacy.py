@@ -28,21 +28,18 @@ unsound if δ < δ*(ε) − 1e-9. Negative controls show that an
 amplification taken at half its sampling rate, or applied to a release that also
 reads the whole dataset, is refuted.
 
-The few helpers shared with test_case_files.py and test_privacy_cases.py (loading a
-case module, binding statics, drawing neighbours, evaluating a claim) are repeated
-here: importing those modules analyzes every case file and example (10-17 s).
+Loading a case module, binding statics and evaluating a claim come from case_files.py,
+shared with test_case_files.py and test_privacy_cases.py.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
-import importlib.util
 import itertools
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Callable, Iterator
 from unittest import mock
 
@@ -56,12 +53,12 @@ from dpsens.accounting.gaussian import analytic_gaussian_sigma, gaussian_delta
 from dpsens.audit import privacy_pairs
 from dpsens.audit.metric_types import Metric, parse
 from dpsens.audit.neighbours import measure
-from dpsens.audit.sensitivity import evaluate
 from dpsens.check import check_paths
 from dpsens.runtime import mechanisms
 
+from case_files import CASES, claims_at, load, statics_of  # type: ignore[import-not-found]
+
 HERE = Path(__file__).resolve().parent
-CASES = HERE.parent / "cases"
 # test_privacy_cases.py's shapes with room for a sample of 2 or 3 rows ((1, 2) has none).
 SHAPES = ((6, 3), (3, 2))
 TOLERANCE = 1e-9
@@ -76,7 +73,6 @@ GAUSSIAN_REACH = 12.0  # δ* is integrated over the means ± this many σ (the r
 GAUSSIAN_STEP = 1 / 64  # the grid, in σ, on which the crossings of p and e^ε q are sought
 
 
-STATICS = {"int": 2, "float": 2.5, "bool": True}  # as test_case_files.py binds them
 
 
 class Unfit(Exception):
@@ -117,36 +113,6 @@ def _candidates() -> list[tuple[Path, dict[str, Any]]]:
 
 
 FUNCTIONS = _candidates()
-_MODULES: dict[Path, ModuleType | None] = {}
-
-
-def _load(path: Path) -> ModuleType | None:
-    """The case module (as test_case_files._load), or None when it does not import."""
-    if path not in _MODULES:
-        spec = importlib.util.spec_from_file_location(f"sampled_case_{path.stem}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        try:
-            spec.loader.exec_module(module)
-        except (TypeError, NameError):
-            _MODULES[path] = None
-        else:
-            _MODULES[path] = module
-    return _MODULES[path]
-
-
-def _statics(report: dict[str, Any]) -> dict[str, Any] | None:
-    """The static values test_case_files binds (None: a kind it has no value for)."""
-    bound = {}
-    for param in report["params"]:
-        if param["static"]:
-            kind = param["type"].removeprefix("Static[").removesuffix("]")
-            if kind not in STATICS:
-                return None
-            bound[param["name"]] = STATICS[kind]
-    return bound
-
-
 # --- every outcome of the samples ----------------------------------------------------
 
 @functools.lru_cache(maxsize=None)
@@ -446,17 +412,6 @@ def _pairs(report: dict[str, Any], n: int, d: int,
             yield name, label, {**fixed, name: x}, {**fixed, name: y}
 
 
-def _claims(report: dict[str, Any], statics: dict[str, Any], args: dict[str, Any]) -> dict[str, tuple[float, float]]:
-    """The reported (ε, δ) of every private parameter at the sizes of args (as test_privacy_cases)."""
-    sizes = {}
-    for name, value in args.items():
-        shape = np.shape(value)
-        sizes[name] = {"rows": shape[0], "len": shape[0], "cols": shape[1]} if len(shape) == 2 \
-            else {"rows": shape[0], "len": shape[0]} if shape else {}
-    return {p["name"]: (evaluate(p["epsilon"], statics, sizes), evaluate(p["delta"], statics, sizes))
-            for p in report["params"] if not p["static"]}
-
-
 # --- the check ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -514,7 +469,7 @@ def violations(measured: list[Measured], report: dict[str, Any], statics: dict[s
     report's ε exceeds its δ (Gaussian)."""
     found = []
     for pair in measured:
-        epsilon, delta = _claims(report, statics, pair.args)[pair.name]
+        epsilon, delta = claims_at(report, statics, pair.args)[pair.name]
         if pair.mixtures is not None:
             exact = pair.delta(epsilon)
             if exact > delta + TOLERANCE:
@@ -539,7 +494,7 @@ def _report(path: Path, name: str) -> dict[str, Any]:
 def _measured(path: Path, name: str) -> list[Measured] | str:
     """The function's pairs, or why it cannot be checked."""
     report = _report(path, name)
-    statics, module = _statics(report), _load(path)
+    statics, module = statics_of(report), load(path)
     if statics is None or module is None:
         return "the function cannot be bound or its module does not import"
     try:
@@ -554,7 +509,7 @@ def test_amplified_privacy_holds_exactly(path: Path, report: dict[str, Any]) -> 
     measured = _measured(path, report["name"])
     if isinstance(measured, str):
         pytest.skip(measured)
-    statics = _statics(report)
+    statics = statics_of(report)
     assert statics is not None
     try:
         found = violations(measured, report, statics)
@@ -591,7 +546,7 @@ def test_an_understated_amplification_is_caught(name: str, understated: str) -> 
     report = _report(path, name)
     wrong = {**report, "params": [{**p, "epsilon": understated} if not p["static"] else p
                                   for p in report["params"]]}
-    measured, statics = _measured(path, name), _statics(report)
+    measured, statics = _measured(path, name), statics_of(report)
     assert not isinstance(measured, str) and statics is not None, measured
     assert violations(measured, wrong, statics)
 
@@ -610,7 +565,7 @@ def test_an_understated_gaussian_amplification_is_caught(name: str, field: str, 
     report = _report(path, name)
     wrong = {**report, "params": [{**p, field: understated} if not p["static"] else p
                                   for p in report["params"]]}
-    measured, statics = _measured(path, name), _statics(report)
+    measured, statics = _measured(path, name), statics_of(report)
     assert not isinstance(measured, str) and statics is not None, measured
     assert all(pair.mixtures is not None for pair in measured)
     assert not violations(measured, report, statics)
