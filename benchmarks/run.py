@@ -119,7 +119,8 @@ def main() -> int:
     import importlib.util
 
     package = importlib.util.find_spec("dpsens")
-    assert package is not None and package.origin is not None
+    if package is None or package.origin is None:
+        parser.error("dpsens is not installed in this Python: run `pip install -e .` first")
     compileall.compile_dir(str(Path(package.origin).parent), quiet=1)
     work = Path(tempfile.mkdtemp(prefix="dpsens-bench-"))
     try:

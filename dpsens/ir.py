@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from operator import attrgetter
+from typing import Callable, Union
 
 from dpsens.diagnostics import Span as Span  # re-exported: ir.Span in signatures
 
@@ -378,13 +379,46 @@ def names_read(node: object) -> set[str]:
 
 
 def nodes(node: object) -> list[object]:
-    """Every IR node under a node (itself included), nested functions and lambdas too."""
-    out, stack = [], [node]
+    """Every IR node under a node (itself included), nested functions and lambdas too.
+
+    The list is shared by later calls on the same node (loop rules ask up to seven
+    times about one body): callers must not change it.
+    """
+    key = id(node)
+    known = _NODES.get(key)
+    if known is not None and known[0] is node:
+        return known[1]
+    out: list[object] = []
+    stack = [node]
     while stack:
         item = stack.pop()
         if isinstance(item, (tuple, list)):
             stack.extend(item)
-        elif hasattr(item, "__dataclass_fields__"):
+            continue
+        children = _CHILDREN.get(type(item), _UNSEEN)
+        if children is _UNSEEN:
+            children = _CHILDREN[type(item)] = _children_getter(type(item))
+        if children is not None:
             out.append(item)
-            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "span")
+            stack.extend(children(item))
+    if len(_NODES) >= _NODES_KEPT:
+        _NODES.clear()
+    _NODES[key] = (node, out)  # the node is kept too, so its id is not reused meanwhile
     return out
+
+
+def _children_getter(cls: type) -> Callable[[object], tuple[object, ...]] | None:
+    """What holds a node's children (every field but its span); None for a leaf value."""
+    if not hasattr(cls, "__dataclass_fields__"):
+        return None
+    names = [f for f in cls.__dataclass_fields__ if f != "span"]
+    if len(names) == 1:
+        single = attrgetter(names[0])
+        return lambda item: (single(item),)
+    return attrgetter(*names) if names else (lambda item: ())
+
+
+_UNSEEN = object()
+_CHILDREN: dict[type, Callable[[object], tuple[object, ...]] | None] = {}
+_NODES: dict[int, tuple[object, list[object]]] = {}
+_NODES_KEPT = 4096  # walks remembered; a loop's repeated questions come close together
