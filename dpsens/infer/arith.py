@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, rowwise
+from dpsens.infer import floats, ranges, rowwise
 from dpsens.infer.values import UNKNOWN, Value, concatenate, is_list, join, repeated
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -27,8 +27,21 @@ _LOGICAL = ("&", "|", "^", "*")  # on Bool operands
 _RANK = {T.Scalar: 0, T.Vector: 1, T.Matrix: 2}
 
 
-def binary(op: str, a: Value, b: Value, report: Report) -> Value:
-    """The value of ``a op b``."""
+def binary(op: str, a: Value, b: Value, report: Report, same: bool = False) -> Value:
+    """The value of ``a op b``, with the interval of its entries where one is known
+    (R-range: entrywise operations, so not ``@``); ``same``: b is a itself (``x * x``)."""
+    result = _binary(op, a, b, report)
+    if result.exact is not None or op == "@" or result.public or \
+            not isinstance(result.type, (T.Scalar, T.Vector, T.Matrix)) or \
+            T.scalar_kind_of(result.type) == "Data":
+        return result
+    if op in _LOGICAL and T.scalar_kind_of(a.type) == T.scalar_kind_of(b.type) == "Bool":
+        return ranges.ranged(result, ranges.UNIT)  # truth values and masks stay 0 or 1
+    return ranges.ranged(result, ranges.binary(op, ranges.of(a), ranges.of(b), same))
+
+
+def _binary(op: str, a: Value, b: Value, report: Report) -> Value:
+    """``a op b`` without its interval."""
     if a.type == UNKNOWN or b.type == UNKNOWN:
         return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
     joined = _list_operation(op, a, b)
@@ -69,7 +82,7 @@ def binary(op: str, a: Value, b: Value, report: Report) -> Value:
                               (factor, other), _scale_of(factor, divide=False))
     bounded = _bounded_product(op, a, b, result_type)
     if bounded is not None:
-        return rowwise.product(bounded, a, b) if op == "*" else bounded
+        return rowwise.product(bounded, a, b) if op == "*" else rowwise.powered(bounded, a, b)
     if op == "/" and b.public:
         return rowwise.summed(_scaled(b, a, result_type, report, divide=True), (a, b),
                               _scale_of(b, divide=True))
@@ -528,7 +541,8 @@ def compare(a: Value, b: Value, op: str | None = None, report: Report | None = N
         # differ, in the norm) is the distance of the same 0/1 entries as integers, so the
         # mask is an Integer container, which sums and means like numbers (L22).
         result_type = shaped_type(shape, shaped.norm, "Integer")
-    return rowwise.mask(Value(result_type, ctx, bound=E.ONE), operands)  # 0 or 1 (entrywise)
+    return rowwise.mask(Value(result_type, ctx, bound=E.ONE, interval=ranges.UNIT),
+                        operands)  # 0 or 1 (entrywise)
 
 
 def _known_integer(value: Value) -> bool:
@@ -562,4 +576,5 @@ def negate(value: Value) -> Value:
     computed = -value.computed if value.computed is not None else None
     rounding = floats.negated(value.rounding) if value.rounding is not None else None
     return Value(value.type, value.ctx, exact, value.bound, value.parts, computed=computed,
-                 rounding=rounding, rowwise=value.rowwise)
+                 rounding=rounding, rowwise=value.rowwise,
+                 interval=ranges.negated(value.interval))

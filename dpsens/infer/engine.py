@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from dpsens import ir
 from dpsens import types as T
 from dpsens.diagnostics import Span
-from dpsens.infer import arith, rowwise
+from dpsens.infer import arith, ranges, rowwise
 from dpsens.infer.calls import CallRules
 from dpsens.infer.counted import choice_taint
 from dpsens.infer.indexing import subscript
@@ -197,9 +197,15 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if T.is_bounded_by_one(value.type):
             # Distances of the result are at most 1, so a discrete input that
             # changes at all (distance >= 1) moves it by at most its own distance.
-            discrete = [n for n, t in self.var_types.items() if T.is_discrete_metric(t)]
-            value = value.with_ctx(C.cap(value.ctx, discrete))
+            value = value.with_ctx(C.cap(value.ctx, self.discrete_variables()))
+        elif isinstance(value.type, T.Scalar) and not value.public and \
+                (value.interval is not None or value.bound is not None):
+            value = ranges.capped(value, self.discrete_variables())  # R-range
         return value
+
+    def discrete_variables(self) -> list[str]:
+        """The context variables whose distances are 0 or at least 1."""
+        return [n for n, t in self.var_types.items() if T.is_discrete_metric(t)]
 
     def _expr(self, e: ir.Expr) -> Value:
         if isinstance(e, ir.Const):
@@ -216,7 +222,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 left, right = arith.unify_sizes([left, right], self.assume)
             if e.op in ("&", "|", "^", "*") and _is_mask(e.left, left) and _is_mask(e.right, right):
                 left, right = arith.as_truth(left), arith.as_truth(right)  # 0/1 entries
-            return arith.binary(e.op, left, right, self._reporter(e.span))
+            # ``x * x`` multiplies a number by itself, not two numbers of x's interval.
+            same = isinstance(e.left, ir.Name) and isinstance(e.right, ir.Name) and \
+                e.left.id == e.right.id
+            return arith.binary(e.op, left, right, self._reporter(e.span), same)
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)
             if e.op in ("-", "+"):

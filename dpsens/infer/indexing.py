@@ -52,7 +52,7 @@ def subscript(base: Value, index: list[Part], report: Report, assume: Assume) ->
         report("DPS301", f"cannot index {base.type.show()} with {len(index)} indices")
         return unknown(C.add(base.ctx, index_ctx))
     # Any entry, or part, of an array whose entries are at most B has entries at most B.
-    return Value(result, C.add(base.ctx, index_ctx), bound=base.bound)
+    return Value(result, C.add(base.ctx, index_ctx), bound=base.bound, interval=base.interval)
 
 
 def _ctx(part: Part) -> C.Context:

@@ -146,6 +146,15 @@ def product(result: Value, a: Value, b: Value) -> Value:
                                       E.mul(bounds[1], spreads[0])))
 
 
+def powered(result: Value, a: Value, k: Value) -> Value:
+    """a ** k for a whole public k ≥ 1 of bounded entries: |a^k − a'^k| ≤ k·B^(k−1)·s_a."""
+    params = shared(result, (a, k))
+    spread, bound = spread_of(a, params), a.magnitude()
+    if not params or spread is None or bound is None or k.exact is None:
+        return mark(result, params, None)
+    return mark(result, params, E.mul(E.mul(k.exact, E.power(bound, k.exact - 1)), spread))
+
+
 def chosen(result: Value, condition: Value, x: Value, y: Value) -> Value:
     """np.where(c, x, y): an entry moves within x or within y, or jumps between them
     where c flips: at most max(s_x, s_y, B_x + B_y)."""

@@ -9,7 +9,7 @@ import sympy as sp
 from dpsens import types as T
 from dpsens.infer import floats
 from dpsens.infer.floats import Rounding
-from dpsens.infer import rowwise
+from dpsens.infer import ranges, rowwise
 from dpsens.infer.rowwise import RowWise
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -40,6 +40,9 @@ class Value:
     # Entry i depends on a dataset only through its row i (rowwise.py, R-rowwise); like
     # ``rows``, operations other than those of rowwise.py make values without it.
     rowwise: RowWise | None = None
+    # Every entry lies in [lo, hi] (ranges.py, R-range): tighter than ±bound, and set
+    # only by the operations of ranges.py; like ``bound`` it holds of present contents.
+    interval: tuple[E.Expr, E.Expr] | None = None
 
     @property
     def public(self) -> bool:
@@ -111,10 +114,12 @@ def detached(value: Value) -> Value:
     present contents (its entries' bound, clip's changed rows, rowwise.py's row
     alignment). Numbers cannot change: they keep everything."""
     mutable = isinstance(value.type, (T.Vector, T.Matrix, T.ListType))
-    if value.rows is None and value.rowwise is None and not (mutable and value.bound is not None):
+    if value.rows is None and value.rowwise is None and not (
+            mutable and (value.bound is not None or value.interval is not None)):
         return value
     return replace(value, rows=None, rowwise=rowwise.kept(value.rowwise),
-                   bound=None if mutable else value.bound)
+                   bound=None if mutable else value.bound,
+                   interval=None if mutable else value.interval)
 
 
 def tuple_value(parts: tuple[Value, ...]) -> Value:
@@ -237,4 +242,6 @@ def join(a: Value, b: Value) -> Value:
     if exact is not None and (a.rounding is not None or b.rounding is not None) \
             and C.is_public(ctx) and joined_type is not UNKNOWN:
         return floats.settle_selection(joined_type, [a, b], exact)  # either float
-    return Value(joined_type, ctx, exact, bound, parts)
+    interval = ranges.hull(ranges.of(a), ranges.of(b)) if exact is None else None
+    return Value(joined_type, ctx, exact, bound, parts,
+                 interval=interval if joined_type is not UNKNOWN else None)

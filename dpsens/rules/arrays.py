@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import rowwise
+from dpsens.infer import ranges, rowwise
 from dpsens.infer.values import Value, unknown
 from dpsens.rules.containers import require_container, row_length, with_metric
 from dpsens.rules.table import first_argument, require_static
@@ -135,7 +135,8 @@ def where(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
             else C.blow_up(c.ctx)
         ctx = C.add(ctx, flips)
     entries = E.smax(bx, by) if bx is not None and by is not None else None
-    return rowwise.chosen(Value(result, ctx, bound=entries), c, x, y)
+    entries_lie = ranges.hull(ranges.of(x), ranges.of(y))
+    return ranges.ranged(rowwise.chosen(Value(result, ctx, bound=entries), c, x, y), entries_lie)
 
 
 def dot(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, rowwise
+from dpsens.infer import floats, ranges, rowwise
 from dpsens.infer.values import Value, is_list, join, list_length, number, static, unknown
 from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
@@ -72,8 +72,9 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
     exact = sp.Abs(x.exact) if x.exact is not None else None
     if exact is not None and C.is_public(ctx):
         return floats.settle_selection(x.type, [x], exact)
-    return rowwise.summed(Value(x.type, ctx, exact, floats.magnitude(x) if exact is None else None),
-                          (x,))
+    entries = ranges.absolute(ranges.of(x)) if exact is None else None
+    return rowwise.summed(Value(x.type, ctx, exact, floats.magnitude(x) if exact is None else None,
+                                interval=entries), (x,))
 
 
 def _clamped(x: Value, low: Value | None, high: Value | None, width: E.Expr | None,
@@ -86,7 +87,7 @@ def _clamped(x: Value, low: Value | None, high: Value | None, width: E.Expr | No
     exact, bound_ = _clamped_static(x, low, high)
     if exact is not None and C.is_public(ctx):
         return floats.settle_selection(kind, [v for v in (x, low, high) if v is not None], exact)
-    return Value(kind, ctx, exact, bound_)
+    return Value(kind, ctx, exact, bound_, interval=_clamped_interval(low, high))
 
 
 def _clamped_kind(t: T.Type, low: Value | None, high: Value | None) -> T.Type:
@@ -109,6 +110,19 @@ def _clamped_static(x: Value, low: Value | None, high: Value | None
     return None, E.smax(*magnitudes) if None not in magnitudes else None
 
 
+def _clamped_interval(low: Value | None, high: Value | None) -> ranges.Interval | None:
+    """Where np.clip(x, lo, hi) puts every entry: [lo, hi]; numpy gives hi everywhere when
+    lo > hi. Only for bounds whose floats are known exactly."""
+    if low is None or high is None or any(
+            b.exact is None or b.rounding is not None or b.computed is not None
+            for b in (low, high)):
+        return None
+    interval = ranges.ordered(low.exact, high.exact)  # type: ignore[arg-type]
+    if interval is None:
+        return None
+    return interval if interval[0] == low.exact else (high.exact, high.exact)  # type: ignore[return-value]
+
+
 def _clamped_data(x: Value, low: Value | None, high: Value | None, width: E.Expr | None,
                   others: C.Context) -> Value:
     """np.clip(x, lo, hi) on Data: a changed entry moves by at most hi - lo, as a real.
@@ -125,7 +139,8 @@ def _clamped_data(x: Value, low: Value | None, high: Value | None, width: E.Expr
     elif isinstance(x.type, T.Matrix):
         real = T.Matrix(x.type.norm, "Real", x.type.rows, x.type.cols)
     _, entries = _clamped_static(x, low, high)  # every entry lies in [lo, hi]
-    return Value(real, C.add(C.scale(width, x.ctx), others), bound=entries)
+    return Value(real, C.add(C.scale(width, x.ctx), others), bound=entries,
+                 interval=_clamped_interval(low, high))
 
 
 def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -298,7 +313,10 @@ def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool
         total = entries if total is not None else None
         result_type = T.Scalar("Real") if isinstance(result_type, T.Scalar) else \
             T.Vector(result_type.norm, "Real", result_type.length)  # type: ignore[union-attr]
-    return Value(result_type, C.add(C.scale(factor, x.ctx), extra), bound=total)
+    # Each result entry is a sum of `terms` entries, or their mean (R-range).
+    interval = ranges.of(x) if mean else ranges.summed(ranges.of(x), terms)
+    return Value(result_type, C.add(C.scale(factor, x.ctx), extra), bound=total,
+                 interval=interval if not x.public else None)
 
 
 def sum_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

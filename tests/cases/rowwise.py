@@ -48,8 +48,9 @@ def difference_of_masks(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: dat
     return float(np.sum(1.0 * either - (data[:, 2] > 0.5)))  # numpy refuses bool - bool
 
 
-def masks_kept_in_names(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=2*len(v)
+def masks_kept_in_names(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=len(v)
     high = v > 0.5  # a mask in a name is still a truth value (it was inf)
+    # A count of len(v) truth values lies in [0, len(v)] (R-range; 2*len(v) before).
     return float(np.sum(high & (v < 0.9)))
 
 
@@ -84,21 +85,23 @@ def reversed_rows(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
     return float(np.sum((data[:, 0] > 0.5) & (data[::-1, 1] > 0.5)))
 
 
-def entries_of_a_record(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=2*len(v)
-    # Every entry may differ at distance 1: not row-wise (the truth is len(v)).
+def entries_of_a_record(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=len(v)
+    # Every entry may differ at distance 1: not row-wise, but a count of len(v) truth
+    # values lies in [0, len(v)] (R-range; 2*len(v) before). Exact.
     return float(np.sum((v > 0.2) & (v < 0.8)))
 
 
 # A store into the dataset makes its views unknown (a scalar comparison, broadcast):
-# the point is that neither is 1 (the truth is 2).
-def view_before_a_reversal(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=rows(data) + 1
+# the point is that neither is 1 (the truth is 2); a count of rows(data) truth values
+# lies in [0, rows(data)] (R-range; rows(data) + 1 before).
+def view_before_a_reversal(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=rows(data)
     late = data[:, 0]
     early = data[:, 1] > 0.5
     data[:, :] = data[::-1, :]  # E: DPS205
     return float(np.sum(early & (late > 0.5)))
 
 
-def tuple_kept_across_a_reversal(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=rows(data) + 1
+def tuple_kept_across_a_reversal(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=rows(data)
     early = data[:, 1] > 0.5
     kept = (data[:, 0], 0)
     data[:, :] = data[::-1, :]  # E: DPS205
