@@ -98,6 +98,8 @@ class StatementRules:
     def statement(self: Analysis, statement: ir.Stmt) -> None:
         """Run one statement that does not return."""
         if isinstance(statement, ir.Assign):
+            if self.bound_from_display(statement):
+                return
             value = self.expr(statement.value)
             for target in statement.targets:
                 self.bind(target, value, statement.value)
@@ -119,6 +121,22 @@ class StatementRules:
             self.forget_effects(statement.span, statement.assigned, statement.reached)
             if statement.exits:
                 self.poisoned = True
+
+    def bound_from_display(self: Analysis, statement: ir.Assign) -> bool:
+        """``a, b = e1, e2``: names bound straight from a tuple display take their parts
+        whole, as no store comes between (a tuple's parts lose what holds only of an
+        array's present contents: values.detached). False (nothing done) otherwise."""
+        [target] = statement.targets if len(statement.targets) == 1 else [None]
+        source = statement.value
+        if not isinstance(target, ir.TupleTarget) or not isinstance(source, ir.TupleExpr) \
+                or len(source.elts) != len(target.elts) \
+                or not all(isinstance(t, ir.NameTarget) for t in target.elts):
+            return False
+        parts = [self.expr(e) for e in source.elts]  # all evaluated before any is bound
+        for name, part, expression in zip(target.elts, parts, source.elts):
+            self.env[name.id] = part  # type: ignore[union-attr]
+            self.record_target_aliases(name, expression)
+        return True
 
     def define(self: Analysis, function: ir.Function) -> None:
         """A nested def binds a closure; a decorated one, whatever its decorators return."""

@@ -54,9 +54,21 @@ def masks_kept_in_names(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=len(
     return float(np.sum(high & (v < 0.9)))
 
 
-def masks_from_a_tuple(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
-    a, b = data[:, 0] > 0.5, data[:, 1] > 0.5  # masks still, but their rows are not kept
+def masks_from_a_tuple(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=1
+    a, b = data[:, 0] > 0.5, data[:, 1] > 0.5  # names bound from a display keep their rows
     return float(np.sum(a & b))
+
+
+def masks_kept_in_a_tuple(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    pair = data[:, 0] > 0.5, data[:, 1] > 0.5  # a tuple's parts are masks, not their rows
+    a, b = pair
+    return float(np.sum(a & b))
+
+
+def view_unpacked_then_reversed(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=rows(data)
+    late, early = data[:, 0], data[:, 1] > 0.5  # late is a view of data
+    data[:, :] = data[::-1, :]  # E: DPS205
+    return float(np.sum(early & (late > 0.5)))  # late's rows are reversed: not row-wise
 
 
 def arms_of_both_signs(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
