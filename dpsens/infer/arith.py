@@ -37,7 +37,9 @@ def binary(op: str, a: Value, b: Value, report: Report, same: bool = False) -> V
         return result
     if op in _LOGICAL and T.scalar_kind_of(a.type) == T.scalar_kind_of(b.type) == "Bool":
         return ranges.ranged(result, ranges.UNIT)  # truth values and masks stay 0 or 1
-    return ranges.ranged(result, ranges.binary(op, ranges.of(a), ranges.of(b), same))
+    interval = ranges.binary(op, ranges.of(a), ranges.of(b), same) or \
+        ranges.binary(op, ranges.symmetric(a), ranges.symmetric(b), same)
+    return ranges.ranged(result, interval)
 
 
 def _binary(op: str, a: Value, b: Value, report: Report) -> Value:

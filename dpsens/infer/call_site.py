@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats
+from dpsens.infer import floats, ranges
 from dpsens.infer.binding import conversion, dimension_mapping, substitute_type
 from dpsens.infer.values import UNKNOWN, Value, list_length, unknown
 from dpsens.sym import context as C
@@ -262,7 +262,22 @@ class CallSite:
             return Value(ret_type, whole, parts=parts)
         if ret_type == UNKNOWN:
             return unknown(whole)
-        return Value(ret_type, whole)
+        return ranges.ranged(Value(ret_type, whole), self._returned_interval())
+
+    def _returned_interval(self) -> ranges.Interval | None:
+        """Where the callee's returned number lies at this call, when every symbol of its
+        interval gets a value here (others are the callee's, not the caller's)."""
+        if self.summary.ret_interval is None:
+            return None
+        ends = []
+        for end in self.summary.ret_interval:
+            if not end.free_symbols <= set(self.mapping):
+                return None
+            here = self.instance(end)
+            if here is None:
+                return None
+            ends.append(here)
+        return ends[0], ends[1]  # lo ≤ value ≤ hi held for every static value
 
 
 def _at_least_one(size: E.Expr) -> sp.Basic:

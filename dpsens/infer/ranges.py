@@ -41,6 +41,16 @@ def of(value: Value) -> Interval | None:
     return (-bound, bound) if bound is not None and not E.is_inf(bound) else None
 
 
+def symmetric(value: Value) -> Interval | None:
+    """[−B, B] for a bound B on |value|: looser than an interval whose ends' order is not
+    known (np.clip(x, 0, b): [min(0, b), b]), but one the arithmetic can go on with.
+    A known number is itself."""
+    if value.exact is not None:
+        return of(value)
+    bound = value.magnitude()
+    return (-bound, bound) if bound is not None and not E.is_inf(bound) else None
+
+
 def width(interval: Interval) -> E.Expr:
     """hi − lo: the furthest two entries of the interval are apart."""
     return E.add(interval[1], -interval[0])
@@ -189,5 +199,5 @@ def capped(value: Value, discrete: Iterable[str]) -> Value:
     return value if ctx == value.ctx else replace(value, ctx=ctx)
 
 
-__all__ = ["Interval", "UNIT", "absolute", "binary", "capped", "hull", "negated",
+__all__ = ["Interval", "UNIT", "absolute", "symmetric", "binary", "capped", "hull", "negated",
            "of", "ordered", "ranged", "summed", "width"]

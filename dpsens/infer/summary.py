@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.annotations import Annotation, AnnotationResolver
-from dpsens.infer import rowwise
+from dpsens.infer import ranges, rowwise
 from dpsens.infer.binding import conversion, substitute_type
 from dpsens.infer.values import Value
 from dpsens.privacy.ledger import Charge
@@ -48,6 +48,7 @@ class Summary:
     ret_text: str
     assumptions: list[str] = field(default_factory=list)
     ret_parts: list[C.Context] | None = None  # per component of a returned tuple
+    ret_interval: tuple[E.Expr, E.Expr] | None = None  # where a returned number lies (R-range)
     conditions: list[E.Expr] = field(default_factory=list)  # the assumptions, as relations
     defaults: dict[str, Value] = field(default_factory=dict)  # values of parameter defaults
     callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
@@ -149,6 +150,9 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
         result = result.with_ctx(C.add(result.ctx, C.blow_up(analysis.tracked())))
     result = _fit_return(program, module, function, result, returns)
     summary.ret_type, summary.ret_text = result.type, _type_text(result.type, returns)
+    if isinstance(result.type, T.Scalar) and not analysis.poisoned:
+        # The number returned (re-measuring keeps it); no later store can change it.
+        summary.ret_interval = ranges.of(body_result)
     if body_result.parts is not None and result.ctx == body_result.ctx:
         # Per-component contexts let callers unpack a returned tuple precisely.
         summary.ret_parts = [part.ctx for part in body_result.parts]

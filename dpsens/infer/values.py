@@ -53,6 +53,12 @@ class Value:
         """An upper bound on |value| for a public number, if one is known."""
         if self.exact is not None:
             return E.absolute(self.exact)
+        if self.interval is None:
+            return self.bound
+        # The interval's furthest end from 0 (2·clip(x, 0, 1) is at most 2, from [0, 2]).
+        ends = E.smax(E.absolute(self.interval[0]), E.absolute(self.interval[1]))
+        if self.bound is None or ends.is_Number and self.bound.is_Number and ends < self.bound:
+            return ends
         return self.bound
 
     def with_ctx(self, ctx: C.Context) -> Value:

@@ -111,16 +111,19 @@ def _clamped_static(x: Value, low: Value | None, high: Value | None
 
 
 def _clamped_interval(low: Value | None, high: Value | None) -> ranges.Interval | None:
-    """Where np.clip(x, lo, hi) puts every entry: [lo, hi]; numpy gives hi everywhere when
-    lo > hi. Only for bounds whose floats are known exactly."""
+    """Where np.clip(x, lo, hi) = minimum(maximum(x, lo), hi) puts every entry: at most hi,
+    and at least min(lo, hi) (numpy gives hi everywhere when lo > hi). Only for bounds
+    whose floats are known exactly."""
     if low is None or high is None or any(
             b.exact is None or b.rounding is not None or b.computed is not None
             for b in (low, high)):
         return None
-    interval = ranges.ordered(low.exact, high.exact)  # type: ignore[arg-type]
-    if interval is None:
-        return None
-    return interval if interval[0] == low.exact else (high.exact, high.exact)  # type: ignore[return-value]
+    lo, hi = low.exact, high.exact
+    if ranges.ordered(lo, hi) == (lo, hi):  # type: ignore[arg-type]
+        return lo, hi  # type: ignore[return-value]
+    if ranges.ordered(lo, hi) == (hi, lo):  # type: ignore[arg-type]
+        return hi, hi  # type: ignore[return-value]
+    return sp.Min(lo, hi), hi  # type: ignore[return-value]
 
 
 def _clamped_data(x: Value, low: Value | None, high: Value | None, width: E.Expr | None,

@@ -183,8 +183,9 @@ def product_with_an_unbounded_factor(a: Real, b: Real) -> Real:  # expect: a=inf
     return float(np.clip(a, -2.0, 2.0) * b)
 
 
-# Sums and differences of bounded values are bounded: a centered variance (was ∞).
-def centered_variance(v: MetricVector[L1, Real]) -> Real:  # expect: v=8/len(v)
+# Sums and differences of bounded values are bounded: a centered variance (was ∞; 8/len(v)
+# until R-range: x − m lies in [−1, 1], so the square's slope is 2·1, not 2·2).
+def centered_variance(v: MetricVector[L1, Real]) -> Real:  # expect: v=4/len(v)
     x = np.clip(v, 0.0, 1.0)
     m = np.mean(x)
     return float(np.mean((x - m) ** 2))

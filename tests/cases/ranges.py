@@ -114,3 +114,23 @@ def symbolic_bounds(data: MetricMatrix[L_inf, Data], b: Static[float]) -> Real: 
     # [0, b] once b ≥ 0 is assumed: its square lies in [0, b²].
     assert b >= 0.0
     return float(np.sum(np.clip(data[:, 0], 0.0, b) ** 2))
+
+
+def scaled_then_squared(x: Real) -> Real:  # expect: x=8
+    a = 2.0 * np.clip(x, 0.0, 1.0)  # in [0, 2]: a bound for the product rule (it was inf)
+    return a * a  # slope 2·2·2 on a real. Exact.
+
+
+def clamp_to(x: Data, b: Static[float]) -> Real:  # expect: x=abs(b); b=static
+    return np.clip(x, 0.0, b)
+
+
+def clamps_multiplied(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=4
+    # A helper's returned number keeps its interval at the call: [0, 2]·[0, 2]. Exact.
+    return clamp_to(v[0], 2.0) * clamp_to(v[1], 2.0)
+
+
+def clamps_of_a_static(v: MetricVector[L_inf, Data], c: Static[float]) -> Real:  # expect: v=2*abs(c)*max(abs(c), -min(0, c)); c=static
+    # [min(0, c), c] at this call: which way it goes is not known (c may be negative), so
+    # the product rule's 2·|c|·|c| stands (max(|c|, −min(0, c)) is |c|).
+    return clamp_to(v[0], c) * clamp_to(v[1], c)
