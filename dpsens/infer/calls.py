@@ -36,8 +36,9 @@ class CallRules:
             callee = Value(T.Callable_(None))  # an unknown function
         else:
             callee = self.expr(e.func)
-        args = [self.argument(a) for a in e.args]
-        keywords = {k.name: self.argument(k.value) for k in e.keywords}
+        given = self.operands([*e.args, *(k.value for k in e.keywords)], self.argument)
+        args = given[:len(e.args)]
+        keywords = {k.name: value for k, value in zip(e.keywords, given[len(e.args):])}
         label = ir.dotted_name(e.func) or "call"
         if qualified and not qualified.startswith("builtins."):
             label = qualified
@@ -274,7 +275,8 @@ class CallRules:
 
     def function_sensitivity(self: Analysis, function: Value, arg_types: Sequence[T.Type],
                              span: ir.Span, sources: Sequence[Value | None] = (),
-                             repetitions: E.Expr | None = None) -> tuple[list[E.Expr], Value]:
+                             repetitions: E.Expr | None = None,
+                             given: dict[int, Value] | None = None) -> tuple[list[E.Expr], Value]:
         """Per-position sensitivities of a function value, and its result (other ctx = captures).
 
         A builtin that applies the function once per row passes ``sources`` (the
@@ -284,12 +286,15 @@ class CallRules:
         one application: parallel composition) when that cost is linear in the
         distance, else once per application at the container's distance
         (privacy.paid_once); privacy spent on captured values once per application.
+        ``given`` holds public values for some positions (an exponential mechanism's
+        candidate): they are passed as they are, and the function is 0-sensitive there.
         """
         from dpsens.infer.privacy import paid_once
         from dpsens.privacy.ledger import Event, Ledger, Loop, retarget
 
         names = [self.fresh_variable("arg", t) for t in arg_types]
-        args = [Value(t, C.single(n)) for t, n in zip(arg_types, names)]
+        args = [(given or {}).get(i) or Value(t, C.single(n))
+                for i, (t, n) in enumerate(zip(arg_types, names))]
         outer, self.ledger = self.ledger, Ledger()
         try:
             result = self.call_value(function, args, {}, span, "function argument")
@@ -328,9 +333,11 @@ class CallRules:
     def _method_call(self: Analysis, e: ir.Call) -> Value:
         """``x.sum(axis=0)`` is ``numpy.sum(x, axis=0)`` when numpy's stub has it."""
         assert isinstance(e.func, ir.Attribute)
-        receiver = self.expr(e.func.value)
-        args = [receiver, *(self.argument(a) for a in e.args)]
-        keywords = {k.name: self.argument(k.value) for k in e.keywords}
+        operands = [e.func.value, *e.args, *(k.value for k in e.keywords)]
+        given = self.operands(operands, lambda x: self.expr(x) if x is operands[0]
+                              else self.argument(x))
+        receiver, args = given[0], given[:len(e.args) + 1]
+        keywords = {k.name: value for k, value in zip(e.keywords, given[len(e.args) + 1:])}
         if e.func.attr in LIST_GROWERS and is_list(receiver) and isinstance(e.func.value, ir.Name) \
                 and len(e.args) == 1 and not e.keywords:
             added = args[1] if e.func.attr == "extend" else tuple_value((args[1],))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from dpsens import ir
 from dpsens import types as T
@@ -203,6 +203,34 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             value = ranges.capped(value, self.discrete_variables())  # R-range
         return value
 
+    def operands(self, exprs: Sequence[ir.Expr],
+                 evaluate: Callable[[ir.Expr], Value] | None = None) -> list[Value]:
+        """Operands evaluated left to right. Python holds an array by reference, so a later
+        operand that writes into it (``z + g()``, g storing into z) changes what an
+        earlier one holds: that one takes the array's new value too (a name's, joined
+        with its old one, as g may also have rebound it), or is unknown (a view)."""
+        evaluate = evaluate or self.expr
+        values: list[Value] = []
+        seen: list[dict[str, Value]] = []  # the names' values after each operand
+        for position, e in enumerate(exprs):
+            values.append(evaluate(e))
+            if position < len(exprs) - 1:
+                seen.append(dict(self.env))
+        for position, before in enumerate(seen):
+            value = values[position]
+            if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
+                continue  # numbers do not change
+            e = exprs[position]
+            changed = [n for n in ir.names_read(e) if self.env.get(n) is not before.get(n)]
+            if not changed:
+                continue
+            if isinstance(e, ir.Name) and e.id in self.env:
+                values[position] = join(value, self.env[e.id])
+            else:
+                extra = C.total(self.env[n].ctx for n in changed if n in self.env)
+                values[position] = unknown(C.add(value.ctx, extra))
+        return values
+
     def discrete_variables(self) -> list[str]:
         """The context variables whose distances are 0 or at least 1."""
         return [n for n, t in self.var_types.items() if T.is_discrete_metric(t)]
@@ -217,7 +245,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if isinstance(e, ir.Attribute):
             return self.attribute(e)
         if isinstance(e, ir.BinOp):
-            left, right = self.expr(e.left), self.expr(e.right)
+            left, right = self.operands((e.left, e.right))
             if e.op != "@":  # entrywise: equal sizes where they may be (a product is not)
                 left, right = arith.unify_sizes([left, right], self.assume)
             if e.op in ("&", "|", "^", "*") and _is_mask(e.left, left) and _is_mask(e.right, right):
@@ -257,7 +285,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if isinstance(e, ir.Subscript):
             return self.subscript(e)
         if isinstance(e, ir.TupleExpr):
-            return tuple_value(tuple(self.expr(x) for x in e.elts))
+            return tuple_value(tuple(self.operands(e.elts)))
         if isinstance(e, ir.Lambda):
             return self.closure_value(e)
         if isinstance(e, ir.Call):

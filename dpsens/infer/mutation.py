@@ -8,6 +8,7 @@ over-approximates and so stays sound).  Mutating a parameter is DPS205.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from dpsens import ir
@@ -145,7 +146,8 @@ class MutationRules:
                 # Calling a closure may write into the arrays it captures (D41).
                 reached = self.closure_arrays(value) | self.alias_group(source)[1]
                 self.invalidate_names(reached, expr.span, ctx)
-            if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
+            if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)) \
+                    and not value.zero_d:
                 continue
             root, group = self.alias_group(source)
             for name in group:
@@ -290,8 +292,11 @@ class MutationRules:
     def mutate_in_place(self: Analysis, name: str, new: Value, span: ir.Span) -> bool:
         """``a op= b`` on an array changes it in place; False when it is not an array."""
         root, group = self.alias_group(name)
-        kind = self.env.get(name, Value(T.REAL)).type
-        if not isinstance(kind, (T.Vector, T.Matrix)) and not (kind == UNKNOWN and len(group) > 1):
+        current = self.env.get(name, Value(T.REAL))
+        kind = current.type
+        if current.zero_d:
+            new = replace(new, zero_d=True)  # still the 0-d array, changed in place
+        elif not isinstance(kind, (T.Vector, T.Matrix)) and not (kind == UNKNOWN and len(group) > 1):
             return False  # an unknown value sharing memory with arrays may be an array too
         if self.owned_elsewhere(root):
             self._parameter_mutated(span, root, group, new.ctx)

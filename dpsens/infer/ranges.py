@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable
 
+import sympy as sp
+
 from dpsens import types as T
 from dpsens.sym import expr as E
 
@@ -35,8 +37,13 @@ def of(value: Value) -> Interval | None:
     """Where every entry of a value lies: its interval, its exact value, or ±its bound."""
     if value.interval is not None:
         return value.interval
+    if value.exact is not None and value.exact.is_number:
+        from dpsens.infer import floats
+
+        held = floats.float_of(value)  # the float Python holds (0.1 is not 1/10)
+        return (held, held) if held is not None else None
     if value.exact is not None and value.rounding is None and value.computed is None:
-        return value.exact, value.exact
+        return value.exact, value.exact  # a static symbol: the float the caller passes
     bound = value.magnitude() if value.exact is None else None
     return (-bound, bound) if bound is not None and not E.is_inf(bound) else None
 
@@ -74,6 +81,12 @@ def ordered(lo: E.Expr, hi: E.Expr) -> Interval | None:
     if _le(hi, lo):
         return hi, lo
     return None
+
+
+def least(a: E.Expr, b: E.Expr) -> E.Expr:
+    """min(a, b), decided where the order is known."""
+    order = ordered(a, b)
+    return order[0] if order is not None else sp.Min(a, b)
 
 
 def _least(values: Iterable[E.Expr]) -> E.Expr | None:
@@ -199,5 +212,5 @@ def capped(value: Value, discrete: Iterable[str]) -> Value:
     return value if ctx == value.ctx else replace(value, ctx=ctx)
 
 
-__all__ = ["Interval", "UNIT", "absolute", "symmetric", "binary", "capped", "hull", "negated",
+__all__ = ["Interval", "UNIT", "absolute", "least", "symmetric", "binary", "capped", "hull", "negated",
            "of", "ordered", "ranged", "summed", "width"]

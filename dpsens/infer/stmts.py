@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.counted import choice_taint, counted_branch
-from dpsens.infer.values import UNKNOWN, Value, decided, is_list, join, tuple_value, unknown
+from dpsens.infer.values import (UNKNOWN, Value, decided, detached, is_list, join, tuple_value,
+                                 unknown)
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.sym import context as C
 
@@ -132,7 +133,12 @@ class StatementRules:
                 or len(source.elts) != len(target.elts) \
                 or not all(isinstance(t, ir.NameTarget) for t in target.elts):
             return False
-        parts = [self.expr(e) for e in source.elts]  # all evaluated before any is bound
+        parts = self.operands(source.elts)  # all evaluated before any is bound
+        for position, later in enumerate(source.elts[1:]):
+            if any(isinstance(n, ir.Call) for n in ir.nodes(later)):
+                # A later call may write into the arrays the earlier parts hold: what
+                # holds only of their contents before it is dropped.
+                parts[:position + 1] = map(detached, parts[:position + 1])
         for name, part, expression in zip(target.elts, parts, source.elts):
             self.env[name.id] = part  # type: ignore[union-attr]
             self.record_target_aliases(name, expression)
@@ -219,6 +225,9 @@ class StatementRules:
             return
         name = statement.target.id
         current = self.lookup(name, statement.target.span)
+        if isinstance(current.type, T.Scalar) and self.is_parameter(name):
+            # The caller may have passed a 0-d array (np.where of numbers): changed in place.
+            self.shared.mutated.add(name)
         if statement.op == "+" and is_list(current):
             # A list's += extends it in place (a tuple's makes a new one: also covered).
             self.grow_list(name, self.expr(statement.value), statement.value, statement.span)

@@ -43,6 +43,9 @@ class Value:
     # Every entry lies in [lo, hi] (ranges.py, R-range): tighter than ±bound, and set
     # only by the operations of ranges.py; like ``bound`` it holds of present contents.
     interval: tuple[E.Expr, E.Expr] | None = None
+    # np.where of numbers returns a 0-d numpy array, not a number: ``a op= b`` changes it
+    # in place, under every name holding it (a number would only be rebound).
+    zero_d: bool = False
 
     @property
     def public(self) -> bool:

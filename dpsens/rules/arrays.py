@@ -136,7 +136,9 @@ def where(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         ctx = C.add(ctx, flips)
     entries = E.smax(bx, by) if bx is not None and by is not None else None
     entries_lie = ranges.hull(ranges.of(x), ranges.of(y))
-    return ranges.ranged(rowwise.chosen(Value(result, ctx, bound=entries), c, x, y), entries_lie)
+    return ranges.ranged(rowwise.chosen(Value(result, ctx, bound=entries,
+                                              zero_d=isinstance(result, T.Scalar)), c, x, y),
+                         entries_lie)
 
 
 def dot(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -338,7 +338,9 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     if not a.require_privacy(span, "exponential_mechanism()"):
         return unknown(data.ctx)
     (s, eps, _), leaked = _statics(a, rule, bound, span, ("s", "eps", "candidates"))
-    (in_data, _), result = a.function_sensitivity(utility, [data.type, T.REAL], span)
+    # The utility is compared on neighbouring data for each public candidate in turn.
+    (in_data, _), result = a.function_sensitivity(utility, [data.type, T.REAL], span,
+                                                  given={1: _candidate(bound["candidates"])})
     if _has_data(result.type):
         # A Data utility is 1 away from any other: it may move by any amount (K25).
         in_data = E.INF if data.ctx else in_data
@@ -346,6 +348,19 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     ctx = C.add(C.scale(in_data, data.ctx), result.ctx)
     _pure(a, span, "exponential", eps, s, ctx, leaked, {})
     return Value(_candidate_type(bound["candidates"]))
+
+
+def _candidate(candidates: Value | None) -> Value:
+    """One candidate, as the utility gets it: public, and between the least and the
+    greatest of a tuple of known numbers (R-range)."""
+    parts = candidates.parts if candidates is not None else None
+    values = [p.exact for p in parts or () if p.exact is not None and p.rounding is None
+              and p.computed is None and p.exact.is_Number]
+    if not parts or len(values) != len(parts):
+        return Value(T.REAL)
+    lo, hi = min(values), max(values)
+    return Value(_candidate_type(candidates), C.EMPTY, bound=E.smax(abs(lo), abs(hi)),
+                 interval=(lo, hi))
 
 
 def _candidate_type(candidates: Value | None) -> T.Type:

@@ -69,12 +69,18 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
             floats.spread_of_difference(high, low)  # ĥ − l̂, of the floats
         return rowwise.clipped(_clamped(x, low, high, width, others), x, width)
     ctx = C.add(x.ctx, others)
+    if rule.qualname not in _ABSOLUTE:
+        # Another 1-Lipschitz map (a user's stub): its values are not |x|'s.
+        return rowwise.summed(Value(x.type, ctx), (x,))
     exact = sp.Abs(x.exact) if x.exact is not None else None
     if exact is not None and C.is_public(ctx):
         return floats.settle_selection(x.type, [x], exact)
     entries = ranges.absolute(ranges.of(x)) if exact is None else None
     return rowwise.summed(Value(x.type, ctx, exact, floats.magnitude(x) if exact is None else None,
                                 interval=entries), (x,))
+
+
+_ABSOLUTE = ("builtins.abs", "numpy.abs", "numpy.absolute")
 
 
 def _clamped(x: Value, low: Value | None, high: Value | None, width: E.Expr | None,
@@ -111,19 +117,20 @@ def _clamped_static(x: Value, low: Value | None, high: Value | None
 
 
 def _clamped_interval(low: Value | None, high: Value | None) -> ranges.Interval | None:
-    """Where np.clip(x, lo, hi) = minimum(maximum(x, lo), hi) puts every entry: at most hi,
-    and at least min(lo, hi) (numpy gives hi everywhere when lo > hi). Only for bounds
-    whose floats are known exactly."""
-    if low is None or high is None or any(
-            b.exact is None or b.rounding is not None or b.computed is not None
-            for b in (low, high)):
+    """Where np.clip(x, lo, hi) = minimum(maximum(x, lo), hi) puts every entry: between
+    min(lo, hi) and hi (numpy gives hi everywhere when lo > hi). The ends are the floats
+    numpy clips with, which may be off the decimals written (a literal above 2⁵³, 0.1):
+    widened by their rounding (floats.view), which is dropped, as for the clip's width
+    (floats.spread_of_difference), when it is within a relative 1e-12 of the width."""
+    views = [None if b is None else floats.view(b, converted=False) for b in (low, high)]
+    if views[0] is None or views[1] is None:
         return None
-    lo, hi = low.exact, high.exact
-    if ranges.ordered(lo, hi) == (lo, hi):  # type: ignore[arg-type]
-        return lo, hi  # type: ignore[return-value]
-    if ranges.ordered(lo, hi) == (hi, lo):  # type: ignore[arg-type]
-        return hi, hi  # type: ignore[return-value]
-    return sp.Min(lo, hi), hi  # type: ignore[return-value]
+    (lo, lo_error), (hi, hi_error) = [(v.value, floats.spread(v)) for v in views]
+    width, error = E.add(hi, -lo), E.add(lo_error, hi_error)
+    if width.is_number and error.is_number and error <= floats.TOLERANCE_EXPR * abs(width):
+        lo_error = hi_error = E.ZERO
+    least = ranges.least(E.add(lo, -lo_error), E.add(hi, -hi_error))
+    return least, E.add(hi, hi_error)
 
 
 def _clamped_data(x: Value, low: Value | None, high: Value | None, width: E.Expr | None,

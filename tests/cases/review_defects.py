@@ -239,3 +239,83 @@ def bound_kept_in_a_default(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
 
     z[0] = 100.0
     return float(first() * y[0])  # E: DPS305
+
+
+# D77 (R-range's review): a clip's interval took the decimals written, not the floats
+# numpy clips with. was: 2 and 1e-14; truth 1024 and 2.84e-14.
+def clip_between_large_integers(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1025.8
+    return np.clip(v[0], 4611686018427388415, 4611686018427388417) * 1.0
+
+
+def clip_between_adjacent_floats(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=2.84966e-14
+    a = np.clip(v[0], 131.2742324846037, 131.27423248460371)
+    return a + 0.0
+
+
+# was: 1e-8; truth 2.98e-8 (the floats of the two literals are 1/33554432 apart).
+def where_between_close_floats(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1/33554432
+    return float(np.where(v[0] > 0.5, 140445381.68735301, 140445381.687353))
+
+
+# D78: np.where of numbers returns a 0-d array, which op= changes in place under every
+# name holding it. was: 1; truth 1000 (and 201 for the second).
+def where_of_numbers_changed_in_place(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1000
+    a = np.where(v[0] > 0.5, 1.0, 0.0)
+    b = a
+    a *= 1000.0
+    return float(b)
+
+
+def where_of_numbers_squared_after_a_change(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=201
+    a = np.where(v[0] > 0.5, np.clip(v[1], 0.0, 1.0), 0.0)
+    b = a
+    a += 100.0
+    return float(b * b)
+
+
+def bump(x: Real) -> Real:  # expect: x=0
+    x += 100.0  # in place when x is a 0-d array
+    return 0.0
+
+
+def where_of_numbers_changed_by_a_callee(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
+    a = np.where(v[0] > 0.5, np.clip(v[1], 0.0, 1.0), 0.0)
+    bump(a)
+    return float(a * a)
+
+
+# D79: an operand evaluated before a later one that writes into its array held the
+# array's old value. was: 1; truth 1000 (the closure stores into z before + reads it).
+def operand_before_a_writing_call(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1001
+    z = np.clip(v, 0.0, 1.0)
+
+    def g() -> float:
+        z[0] = np.clip(v[0], 0.0, 1000.0)
+        return 0.0
+
+    return float((z + g())[0])
+
+
+def name_unpacked_before_a_writing_call(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1001
+    z = np.clip(v, 0.0, 1.0)
+
+    def g() -> float:
+        z[0] = np.clip(v[0], 0.0, 1000.0)
+        return 0.0
+
+    a, b = z, g()
+    return float(a[0] * 1.0)
+
+
+def first_plus(a: MetricVector[L_inf, Real], b: Real) -> Real:  # expect: a=1; b=1
+    return a[0] + b
+
+
+def argument_before_a_writing_call(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1001
+    z = np.clip(v, 0.0, 1.0)
+
+    def g() -> float:
+        z[0] = np.clip(v[0], 0.0, 1000.0)
+        return 0.0
+
+    return first_plus(z, g())
