@@ -199,3 +199,24 @@ def laplace_budget_less_a_tenth(x: Real, eps: Static[float]) -> Priv[Real]:  # e
 
 def laplace_budget_less_a_tenth_at_three_tenths(x: Real) -> Priv[Real]:  # expect: x=(0.2, 0); accounting=sequential
     return laplace_budget_less_a_tenth(x, 0.1 + 0.2)  # 0.20000000000000004 (within 1e-12 of 0.2)
+
+
+# McSherry–Talwar's digital-goods auction: the utility multiplies the public candidate
+# price by a count; for each price p ≤ 1 it is p-sensitive, so s = 1 gives eps (the
+# candidate was taken for a sensitive real: inf).
+def auction(bids: MetricVector[L1, Data], eps: Static[float]) -> Priv[Real]:  # expect: bids=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    return exponential_mechanism(1.0, eps, (0.25, 0.5, 0.75, 1.0),
+                                 lambda d, p: p * float(count(lambda b: b >= p, d)), bids)
+
+
+# Prices up to 2: the utility is 2-sensitive, so s = 1 costs 2·eps.
+def auction_of_higher_prices(bids: MetricVector[L1, Data], eps: Static[float]) -> Priv[Real]:  # expect: bids=(2*eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    return exponential_mechanism(1.0, eps, (0.5, 2.0),
+                                 lambda d, p: p * float(count(lambda b: b >= p, d)), bids)
+
+
+# Frank–Wolfe's vertex choice: a public sign per candidate times a clipped sum.
+def signed_vertex(data: MetricVector[L1, Data], eps: Static[float]) -> Priv[Real]:  # expect: data=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    return exponential_mechanism(1.0, eps, (0.0, 1.0, 2.0, 3.0),
+                                 lambda d, c: (-1.0 if c < 1.5 else 1.0) * float(np.sum(np.clip(d, 0.0, 1.0))),
+                                 data)
