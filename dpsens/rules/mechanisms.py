@@ -247,8 +247,10 @@ class AnalyticGaussianSigma(sp.Function):
 
     @classmethod
     def eval(cls, s: E.Expr, eps: E.Expr, delta: E.Expr) -> E.Expr | None:  # noqa: D102
-        if not all(v.is_number for v in (s, eps, delta)):
+        if not (eps.is_number and delta.is_number):
             return None
+        # s·σ(1, ε, δ) for a symbolic s: a callee's gaussian_mechanism(2/rows(m), eps,
+        # delta) given numbers for eps and delta has σ/r a number (its ρ) at the call.
         return _analytic_sigma(s, eps, delta)  # None (invalid numbers) stays unevaluated
 
     def _sympystr(self, printer: Any) -> str:

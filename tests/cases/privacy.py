@@ -220,3 +220,18 @@ def signed_vertex(data: MetricVector[L1, Data], eps: Static[float]) -> Priv[Real
     return exponential_mechanism(1.0, eps, (0.0, 1.0, 2.0, 3.0),
                                  lambda d, c: (-1.0 if c < 1.5 else 1.0) * float(np.sum(np.clip(d, 0.0, 1.0))),
                                  data)
+
+
+# Duet's gradient descent (gd-pb) through a callee: the callee's noise scale is symbolic
+# in the data's size, but σ/r is a number once eps and delta are (it was basic
+# composition, (10, 1/10000), while the same loop written inline gives 1.03035).
+def _descent(m: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float], delta: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: m=(eps*k, delta*k); k=static; eps=static; delta=static; accounting=basic; assumes=cols(m) == 3, delta < 1, delta > 0, eps > 0, k >= 0
+    theta = np.zeros(3)
+    for _ in range(k):
+        g = np.mean(undisc_container(clip(L2, m)), axis=0)
+        theta = theta - 0.1 * gaussian_mechanism(2.0 / rows(m), eps, delta, g)
+    return theta
+
+
+def descent_called(m: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L2, Real]]:  # expect: m=(1.03035, 1/100000); accounting=gdp; assumes=cols(m) == 3
+    return _descent(m, 100, 0.1, 1e-6)
