@@ -331,3 +331,13 @@ _register(
     "entry at distance 1. Sample the dataset's records, and clip after sampling.",
     "sample(100, v, v)   # v: MetricVector[L_inf, Real], or MetricMatrix[L1, Real]",
 )
+_register(
+    "DPS409", "unbounded-privacy-cost", "warning",
+    "A privacy function's epsilon or delta in a parameter is unbounded, and no other "
+    "diagnostic of the function says why.",
+    "Usually a noised value whose sensitivity the rules cannot bound: a product of two "
+    "sensitive values, a function with no dpsens rule, a noise scale that is public but "
+    "not known. The function is not shown to be private in that parameter; clip or "
+    "bound the value before noising it, or restructure the computation.",
+    "laplace_mechanism(1.0, eps, x * y)   # x, y: Real",
+)

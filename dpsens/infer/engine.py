@@ -57,6 +57,7 @@ class _Shared:
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
     reads_state: bool = False  # reads a global some function may change (R-global)
     refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
+    reported: int = 0  # diagnostics reported so far
     inlined: int = 0  # closure bodies analyzed so far: calls.CallRules.call_closure
     rebound: set[str] = field(default_factory=set)  # names nested defs may rebind (ir.Function)
 
@@ -104,6 +105,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
     # -- reporting ---------------------------------------------------------
     def report(self, span: Span, code: str, message: str) -> None:
         """Record a diagnostic at a span of this module."""
+        self.shared.reported += 1
         self.program.report(self.module, span, code, message)
 
     def assume(self, condition: E.Expr) -> None:

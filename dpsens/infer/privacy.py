@@ -217,6 +217,14 @@ class PrivacyRules:
                 param.delta = E.ONE  # every mechanism is (ε, 1)-DP: a larger δ says nothing more
             if history:
                 methods.add(cost.method)
+        unbounded = [p.name for p in summary.params if not p.static and not E.is_inf(
+            released.get(p.name, E.ZERO)) and (E.is_inf(p.epsilon) or E.is_inf(p.delta))]
+        if unbounded and not self.shared.reported:
+            # No other diagnostic says why: an ∞ that a CI run would otherwise pass by.
+            self.report(self.function_span, "DPS409", f"the privacy cost in "
+                        f"{', '.join(repr(n) for n in unbounded)} is unbounded: the "
+                        "sensitivity of a noised value has no bound the analysis could "
+                        "show (each mechanism's 'charged' says which)")
         summary.accounting = ", ".join(sorted(methods)) if methods else "none"
         summary.mechanisms = self.shared.trace
 

@@ -45,7 +45,7 @@ def chosen_scores(x: Real, flag: Static[bool]) -> Priv[Integer]:  # expect: x=(3
     return report_noisy_max(1.0, 1.0, scores)
 
 
-def data_scores(m: MetricMatrix[L_inf, Data]) -> Priv[Integer]:  # expect: m=(inf, 0); accounting=sequential
+def data_scores(m: MetricMatrix[L_inf, Data]) -> Priv[Integer]:  # expect: m=(inf, 0); accounting=sequential  # E: DPS409
     # a Data entry may take any value in a neighbour: it was 2 (a tuple is not a Data type)
     return report_noisy_max(1.0, 1.0, (m[0, 0], m[0, 1]))
 

@@ -43,7 +43,7 @@ def leaky(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=released  
     return x
 
 
-def calls_leaky(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=sequential
+def calls_leaky(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=sequential  # E: DPS409
     return leaky(x)
 
 
@@ -363,5 +363,5 @@ def threshold_on_a_data_value(x: Data) -> Priv[Integer]:  # expect: x=(inf, 0); 
     return above_threshold((lambda d: d,), 1.0, x, 0.0)  # E: DPS404
 
 
-def utility_of_a_data_value(x: Data) -> Priv[Real]:  # expect: x=(inf, 0); accounting=sequential
+def utility_of_a_data_value(x: Data) -> Priv[Real]:  # expect: x=(inf, 0); accounting=sequential  # E: DPS409
     return exponential_mechanism(1.0, 1.0, (0.0, 1.0), lambda d, c: c * d, x)
