@@ -262,7 +262,8 @@ class CallSite:
             return Value(ret_type, whole, parts=parts)
         if ret_type == UNKNOWN:
             return unknown(whole)
-        return ranges.ranged(Value(ret_type, whole), self._returned_interval())
+        return ranges.ranged(Value(ret_type, whole, zero_d=self.summary.ret_zero_d),
+                             self._returned_interval())
 
     def _returned_interval(self) -> ranges.Interval | None:
         """Where the callee's returned number lies at this call, when every symbol of its

@@ -8,7 +8,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.call_site import CallSite
-from dpsens.infer.values import Value, is_list, join, tuple_value, unknown
+from dpsens.infer.values import UNKNOWN, Value, is_list, join, tuple_value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -36,7 +36,14 @@ class CallRules:
             callee = Value(T.Callable_(None))  # an unknown function
         else:
             callee = self.expr(e.func)
+        before = dict(self.env)
         given = self.operands([*e.args, *(k.value for k in e.keywords)], self.argument)
+        ref = getattr(callee.type, "ref", None)
+        if (callee.type == UNKNOWN or getattr(ref, "scope", self) is not self) and \
+                any(now is not before.get(n) for n, now in self.env.items()):
+            # A function made elsewhere (mk(z)(g())) holds the arrays it captured as they
+            # were: the arguments wrote into this function's arrays meanwhile.
+            callee = unknown(C.add(callee.ctx, C.total(v.ctx for v in self.env.values())))
         args = given[:len(e.args)]
         keywords = {k.name: value for k, value in zip(e.keywords, given[len(e.args):])}
         label = ir.dotted_name(e.func) or "call"
@@ -110,6 +117,9 @@ class CallRules:
         changed = [a for i, a in enumerate(e.args) if i < len(names) and names[i] in summary.mutated]
         changed += [k.value for k in e.keywords if k.name in summary.mutated]
         for expr in changed:
+            if isinstance(expr, ir.Name) and self.is_parameter(expr.id) and \
+                    isinstance(self.env[expr.id].type, T.Scalar):
+                self.shared.mutated.add(expr.id)  # passed on: it may be a caller's 0-d array
             self.invalidate(expr, C.blow_up(inputs) if inputs else C.EMPTY)
 
     def _analyzable(self: Analysis, callee: Value) -> bool:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from dpsens import ir
 from dpsens import types as T
+from dpsens.codes import severity_of
 from dpsens.diagnostics import Span
 from dpsens.infer import arith, ranges, rowwise
 from dpsens.infer.calls import CallRules
@@ -57,7 +58,7 @@ class _Shared:
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
     reads_state: bool = False  # reads a global some function may change (R-global)
     refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
-    reported: int = 0  # diagnostics reported so far
+    errors: int = 0  # error diagnostics reported so far
     inlined: int = 0  # closure bodies analyzed so far: calls.CallRules.call_closure
     rebound: set[str] = field(default_factory=set)  # names nested defs may rebind (ir.Function)
 
@@ -105,7 +106,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
     # -- reporting ---------------------------------------------------------
     def report(self, span: Span, code: str, message: str) -> None:
         """Record a diagnostic at a span of this module."""
-        self.shared.reported += 1
+        self.shared.errors += severity_of(code) == "error"
         self.program.report(self.module, span, code, message)
 
     def assume(self, condition: E.Expr) -> None:
@@ -210,7 +211,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         """Operands evaluated left to right. Python holds an array by reference, so a later
         operand that writes into it (``z + g()``, g storing into z) changes what an
         earlier one holds: that one takes the array's new value too (a name's, joined
-        with its old one, as g may also have rebound it), or is unknown (a view)."""
+        with its old one, as g may also have rebound it), or is unknown (a view, or an
+        array a call returned: ``h() + g()``)."""
         evaluate = evaluate or self.expr
         values: list[Value] = []
         seen: list[dict[str, Value]] = []  # the names' values after each operand
@@ -220,16 +222,17 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 seen.append(dict(self.env))
         for position, before in enumerate(seen):
             value = values[position]
-            if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)):
+            if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)) \
+                    and not value.zero_d:
                 continue  # numbers do not change
-            e = exprs[position]
-            changed = [n for n in ir.names_read(e) if self.env.get(n) is not before.get(n)]
+            changed = [n for n, now in self.env.items() if now is not before.get(n)]
             if not changed:
                 continue
+            e = exprs[position]
             if isinstance(e, ir.Name) and e.id in self.env:
                 values[position] = join(value, self.env[e.id])
             else:
-                extra = C.total(self.env[n].ctx for n in changed if n in self.env)
+                extra = C.total(self.env[n].ctx for n in changed)
                 values[position] = unknown(C.add(value.ctx, extra))
         return values
 
@@ -264,7 +267,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 return arith.invert(operand)
             return Value(T.BOOL, arith.truth(operand))
         if isinstance(e, ir.Compare):
-            left, right = arith.unify_sizes([self.expr(e.left), self.expr(e.right)], self.assume)
+            left, right = arith.unify_sizes(self.operands((e.left, e.right)), self.assume)
             return arith.compare(left, right, e.op, self._reporter(e.span))
         if isinstance(e, ir.BoolOp):
             return arith.boolean(e.op, [self.expr(v) for v in e.values])
@@ -375,8 +378,13 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
 
     def subscript(self, e: ir.Subscript) -> Value:
         """Indexing a container or a tuple."""
-        base = self.expr(e.value)
-        index = [self._index_part(i) for i in e.index]
+        # The base is read before the index: an index that writes into it (z[g()]) changes it.
+        parts = [p for i in e.index for p in
+                 ((i.lower, i.upper, i.step) if isinstance(i, ir.Slice) else (i,))]
+        given = iter(self.operands([e.value, *(p for p in parts if p is not None)]))
+        base = next(given)
+        index = [tuple(None if p is None else next(given) for p in (i.lower, i.upper, i.step))
+                 if isinstance(i, ir.Slice) else next(given) for i in e.index]
         value = subscript(base, index, self._reporter(e.span), self.assume)
         if base.rowwise is not None:
             value = rowwise.indexed(base, index, value)  # X[:, j]: entry i is row i's

@@ -105,7 +105,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         try:
             for attempt in range(2):
                 pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
-                start = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
+                start = {name: Value(types[name], C.single(pseudo[name]),
+                                     zero_d=a.env[name].zero_d) for name in carried}
                 if not with_elements and iterated in pseudo:
                     abstract = Value(element.type, C.single(pseudo[iterated]))
                 body = _run_body(a, s, abstract, start, repetitions)
@@ -165,7 +166,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     a.ledger.items.extend(once)
     for name in carried:
         if changed[name] == types[name]:
-            a.env[name] = Value(types[name], final[name])
+            a.env[name] = Value(types[name], final[name], zero_d=a.env[name].zero_d)
         else:  # the metric changes every iteration: nothing is known
             a.env[name] = unknown(C.add(final[name], initial[name]))
     # A body-local read from an element: one element is at most its container away.
@@ -535,14 +536,15 @@ def _summed_over_index(a: Analysis, s: ir.For, count: Value, carried: list[str],
     j = sp.Dummy("j", integer=True, nonnegative=True)
     saved = _snapshot(a)
     pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
-    begin = {name: Value(types[name], C.single(pseudo[name])) for name in carried}
+    begin = {name: Value(types[name], C.single(pseudo[name]), zero_d=a.env[name].zero_d)
+             for name in carried}
     body = _run_body(a, s, Value(T.INTEGER, exact=start + step * j), begin, n)
     final = _sums(a, s, body, saved, carried, types, pseudo, j, n)
     if final is None:
         _restore(a, saved)
         return False
     for name in carried:
-        a.env[name] = Value(types[name], final[name])
+        a.env[name] = Value(types[name], final[name], zero_d=a.env[name].zero_d)
     a.assign(s.target, element)
     for name, before in kept.items():
         a.env[name] = join(a.env[name], before)

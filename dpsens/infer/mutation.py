@@ -93,7 +93,7 @@ class MutationRules:
             return []
         free = ir.names_read(node) - assigned_names(node)
         return sorted(n for n in free if n in self.env and n != func.id
-                      and isinstance(self.env[n].type, (T.Vector, T.Matrix)))
+                      and (isinstance(self.env[n].type, (T.Vector, T.Matrix)) or self.env[n].zero_d))
 
     def _may_return_an_argument(self: Analysis, call: ir.Call) -> bool:
         """Whether a call's result may share memory with an array it was given."""
@@ -108,6 +108,8 @@ class MutationRules:
             return True
         if qualified.startswith("numpy."):
             return not is_fresh(qualified.rsplit(".", 1)[1], call, self.program.rules.get(qualified))
+        if qualified in ("builtins.max", "builtins.min"):
+            return True  # one of its arguments itself (a 0-d array among them)
         if qualified in self.program.functions:
             return returns_a_parameter(self.program.functions[qualified][1])
         return self.program.rules.get(qualified) is None  # unknown code may return anything
@@ -190,7 +192,8 @@ class MutationRules:
                 continue
             if isinstance(self.env[name].type, T.Callable_):
                 out |= self.closure_arrays(self.env[name], seen) | self.alias_group(name)[1]
-            elif not isinstance(self.env[name].type, (T.Scalar, T.NormValue, T.TypeValue)):
+            elif not isinstance(self.env[name].type, (T.Scalar, T.NormValue, T.TypeValue)) \
+                    or self.env[name].zero_d:
                 out.add(name)
         return out
 

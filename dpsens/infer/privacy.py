@@ -219,8 +219,9 @@ class PrivacyRules:
                 methods.add(cost.method)
         unbounded = [p.name for p in summary.params if not p.static and not E.is_inf(
             released.get(p.name, E.ZERO)) and (E.is_inf(p.epsilon) or E.is_inf(p.delta))]
-        if unbounded and not self.shared.reported:
-            # No other diagnostic says why: an ∞ that a CI run would otherwise pass by.
+        if unbounded and not self.shared.errors:
+            # Where no error fails the run already (a warning may be about another
+            # parameter, or suppressed), an ∞ would otherwise pass a CI run by.
             self.report(self.function_span, "DPS409", f"the privacy cost in "
                         f"{', '.join(repr(n) for n in unbounded)} is unbounded: the "
                         "sensitivity of a noised value has no bound the analysis could "

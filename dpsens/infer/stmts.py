@@ -232,10 +232,18 @@ class StatementRules:
             # A list's += extends it in place (a tuple's makes a new one: also covered).
             self.grow_list(name, self.expr(statement.value), statement.value, statement.span)
             return
-        current, operand = arith.unify_sizes([current, self.expr(statement.value)], self.assume)
+        operand = self.expr(statement.value)
+        if self.env.get(name, current) is not current:
+            # The value wrote into the array (z += g()): the op sees its new contents.
+            current = join(current, self.env[name])
+        current, operand = arith.unify_sizes([current, operand], self.assume)
         new = arith.binary(statement.op, current, operand, self._reporter(statement.span))
         if not self.mutate_in_place(name, new, statement.span):
             self.env[name] = new
+            if isinstance(current.type, T.Scalar) and self.is_parameter(name):
+                # A caller's 0-d array changes under the other names holding it too.
+                for other in self.alias_group(name)[1] - {name}:
+                    self.env[other] = join(self.env[other], new)
 
     def loop(self: Analysis, statement: ir.For) -> None:
         """A for loop: the loop rules live in loops.py."""

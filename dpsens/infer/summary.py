@@ -49,6 +49,7 @@ class Summary:
     assumptions: list[str] = field(default_factory=list)
     ret_parts: list[C.Context] | None = None  # per component of a returned tuple
     ret_interval: tuple[E.Expr, E.Expr] | None = None  # where a returned number lies (R-range)
+    ret_zero_d: bool = False  # the returned number may be a 0-d numpy array (Value.zero_d)
     conditions: list[E.Expr] = field(default_factory=list)  # the assumptions, as relations
     defaults: dict[str, Value] = field(default_factory=dict)  # values of parameter defaults
     callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
@@ -153,6 +154,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     if isinstance(result.type, T.Scalar) and not analysis.poisoned:
         # The number returned (re-measuring keeps it); no later store can change it.
         summary.ret_interval = ranges.of(body_result)
+    summary.ret_zero_d = body_result.zero_d
     if body_result.parts is not None and result.ctx == body_result.ctx:
         # Per-component contexts let callers unpack a returned tuple precisely.
         summary.ret_parts = [part.ctx for part in body_result.parts]

@@ -253,4 +253,5 @@ def join(a: Value, b: Value) -> Value:
         return floats.settle_selection(joined_type, [a, b], exact)  # either float
     interval = ranges.hull(ranges.of(a), ranges.of(b)) if exact is None else None
     return Value(joined_type, ctx, exact, bound, parts,
-                 interval=interval if joined_type is not UNKNOWN else None)
+                 interval=interval if joined_type is not UNKNOWN else None,
+                 zero_d=a.zero_d or b.zero_d)

@@ -341,8 +341,15 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         return unknown(data.ctx)
     (s, eps, _), leaked = _statics(a, rule, bound, span, ("s", "eps", "candidates"))
     # The utility is compared on neighbouring data for each public candidate in turn.
+    before = dict(a.env)
     (in_data, _), result = a.function_sensitivity(utility, [data.type, T.REAL], span,
                                                   given={1: _candidate(bound["candidates"])})
+    if any(now is not before.get(n) for n, now in a.env.items()):
+        # It writes into what it captures: analyzed once, it runs once per candidate, each
+        # run reading what the last one wrote (a running total makes the k-th score k·u).
+        a.report(span, "DPS405", "the utility given to exponential_mechanism() changes values "
+                 "it captures, and runs once per candidate: its scores are not bounded")
+        in_data, result = E.INF, result.with_ctx(C.blow_up(C.add(result.ctx, data.ctx)))
     if _has_data(result.type):
         # A Data utility is 1 away from any other: it may move by any amount (K25).
         in_data = E.INF if data.ctx else in_data

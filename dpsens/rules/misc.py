@@ -385,7 +385,7 @@ def zeros_like(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     x = first_argument(bound)
     entry = E.ONE if rule.qualname.endswith(".ones_like") else E.ZERO
     if isinstance(x.type, T.Scalar):
-        return static(T.REAL, entry)
+        return replace(static(T.REAL, entry), zero_d=True)  # numpy's 0-d array
     if not isinstance(x.type, (T.Vector, T.Matrix)):
         # A list's length may depend on the data (a filtered list): not analyzed.
         a.report(span, "DPS301", f"{rule.qualname.split('.')[-1]}() of {x.type.show()} is not "  # type: ignore[arg-type]

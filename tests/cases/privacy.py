@@ -235,3 +235,17 @@ def _descent(m: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float], d
 
 def descent_called(m: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L2, Real]]:  # expect: m=(1.03035, 1/100000); accounting=gdp; assumes=cols(m) == 3
     return _descent(m, 100, 0.1, 1e-6)
+
+
+# A utility that keeps a running total in a captured array scores the k-th candidate k
+# times the first (it is analyzed once but runs once per candidate): unbounded (K28;
+# it was eps, truth 4.5 at eps 1 with 10 candidates).
+def stateful_utility(bids: MetricVector[L1, Data], eps: Static[float]) -> Priv[Real]:  # expect: bids=(inf, 0); eps=static; assumes=eps > 0; accounting=sequential
+    z = np.zeros(1)
+
+    def u(d: MetricVector[L1, Data], c: Real) -> Real:
+        r = z[0] + float(np.sum(np.clip(d, 0.0, 1.0)))
+        z[0] = r
+        return r
+
+    return exponential_mechanism(1.0, eps, (1.0, 2.0, 3.0, 4.0), u, bids)  # E: DPS405

@@ -121,7 +121,7 @@ def zcdp_group(x: Real) -> Priv[Real]:  # expect: x=(6.17450, 1/100000); account
 
 # A public scale joined from branches has no value to account with: (inf, inf), and
 # DPS305 says why (it used to be silent).
-def scale_from_a_branch(x: Real, flag: Static[bool]) -> Priv[Real]:  # expect: x=(inf, inf); flag=static; accounting=sequential
+def scale_from_a_branch(x: Real, flag: Static[bool]) -> Priv[Real]:  # expect: x=(inf, inf); flag=static; accounting=sequential  # E: DPS409
     s = 2.0 if flag else 1.0
     return laplace_mechanism(s, 1.0, x)  # E: DPS305
 

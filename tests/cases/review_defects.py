@@ -319,3 +319,101 @@ def argument_before_a_writing_call(v: MetricVector[L_inf, Data]) -> Real:  # exp
         return 0.0
 
     return first_plus(z, g())
+
+
+# D80 (a second review of D79's fix): comparisons, subscripts, op= and arrays returned by
+# calls read the array before a later operand wrote into it. was: 0 each; truth inf or 1.
+def compared_before_a_writing_call(x: Real) -> Real:  # expect: x=inf
+    z = np.zeros(1)
+
+    def g() -> float:
+        z[0] = x
+        return 0.5
+
+    return float(np.sum(z < g()))
+
+
+def indexed_by_a_writing_call(x: Real) -> Real:  # expect: x=1
+    z = np.zeros(1)
+
+    def g() -> int:
+        z[0] = x
+        return 0
+
+    return float(z[g()])
+
+
+def added_in_place_by_a_writing_call(x: Real) -> Real:  # expect: x=1
+    z = np.zeros(1)
+
+    def g() -> float:
+        z[0] = x
+        return 0.0
+
+    z += g()
+    return float(z[0])
+
+
+def returned_before_a_writing_call(x: Real) -> Real:  # expect: x=inf
+    z = np.zeros(1)
+
+    def g() -> float:
+        z[0] = x
+        return 0.0
+
+    def h() -> MetricVector[L_inf, Real]:
+        return z
+
+    return float((h() + g())[0])
+
+
+# D81 (the same review of D78's fix): a 0-d array from np.where lost its mark through
+# helpers, max(), loops and np.zeros_like, and a callee changing its parameter in place
+# did not say so to its callers. was: 1 (0 for zeros_like); truth 1000 (100, 1).
+def _where(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1
+    return np.where(v[0] > 0.5, 1.0, 0.0)
+
+
+def zero_d_from_a_helper(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1000
+    a = _where(v)
+    b = a
+    a *= 1000.0
+    return float(b)
+
+
+def zero_d_through_max(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1001
+    a = np.where(v[0] > 0.5, 1.0, 0.0)
+    b = max(a, 0.0)  # a itself, when it is the larger
+    a *= 1000.0
+    return float(b)
+
+
+def zero_d_in_a_loop(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=100
+    a = np.where(v[0] > 0.5, 1.0, 0.0)
+    b = a
+    for _ in range(2):
+        a *= 10.0
+    return float(b)
+
+
+def zero_d_zeros_like(x: Real) -> Real:  # expect: x=1
+    a = np.zeros_like(1.0)
+    b = a
+    a += x
+    return float(b)
+
+
+def _relay(y: Real) -> Real:  # expect: y=0
+    return bump(y)
+
+
+def zero_d_through_a_relay(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
+    a = np.where(v[0] > 0.5, 1.0, 0.0)
+    _relay(a)
+    return float(a)
+
+
+def _returns_the_old_name(a: Real) -> Real:  # expect: a=1000
+    b = a
+    a *= 1000.0  # b is a when a is a 0-d array
+    return b
