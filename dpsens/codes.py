@@ -333,8 +333,8 @@ _register(
 )
 _register(
     "DPS409", "unbounded-privacy-cost", "warning",
-    "A privacy function's epsilon or delta in a parameter is unbounded, and no other "
-    "diagnostic of the function says why.",
+    "A privacy function's epsilon or delta in a parameter is unbounded, and no error of "
+    "the function already fails the run.",
     "Usually a noised value whose sensitivity the rules cannot bound: a product of two "
     "sensitive values, a function with no dpsens rule, a noise scale that is public but "
     "not known. The function is not shown to be private in that parameter; clip or "
