@@ -272,12 +272,11 @@ class CallSite:
             return None
         ends = []
         for end in self.summary.ret_interval:
-            if not end.free_symbols <= set(self.mapping):
+            if not end.free_symbols <= set(self.mapping) or end.free_symbols & self.unheld:
                 return None
-            here = self.instance(end)
-            if here is None:
-                return None
-            ends.append(here)
+            # At the floats passed, not their decimals: np.clip(v, lo, hi) with 0.3 and
+            # 0.30000000000000004 clips between floats 5.55e-17 apart, not 4e-17.
+            ends.append(E.substitute(end, {**self.mapping, **self.held}))
         return ends[0], ends[1]  # lo ≤ value ≤ hi held for every static value
 
 

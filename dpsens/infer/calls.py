@@ -67,6 +67,10 @@ class CallRules:
                 self.invalidate(expr, C.blow_up(inputs))
         else:
             self._forget_mutated_arguments(e, callee, inputs)
+            if self._changes_a_zero_d_argument(callee, args, keywords):
+                # The callee read its parameter as a number it could only rebind: what it
+                # returns after changing the 0-d array in place is not known (D81).
+                result = unknown(C.blow_up(inputs))
         if not self._inlines(callee):
             self._forget_closure_writes(e, [*args, *keywords.values()], before,
                                         self.shared.inlined > inlined, inputs)
@@ -108,19 +112,37 @@ class CallRules:
 
     def _forget_mutated_arguments(self: Analysis, e: ir.Call, callee: Value,
                                   inputs: C.Context) -> None:
-        """An analyzed callee that changes its array parameters changes the caller's arrays."""
+        """An analyzed callee that changes its array parameters changes the caller's arrays;
+        one that changes a number parameter in place changes only a 0-d array (D81)."""
         ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
         summary = self.program.summaries.get(ref) if isinstance(ref, str) else None
         if summary is None or not summary.mutated:
             return
-        names = [p.name for p in summary.params]
-        changed = [a for i, a in enumerate(e.args) if i < len(names) and names[i] in summary.mutated]
-        changed += [k.value for k in e.keywords if k.name in summary.mutated]
-        for expr in changed:
-            if isinstance(expr, ir.Name) and self.is_parameter(expr.id) and \
-                    isinstance(self.env[expr.id].type, T.Scalar):
-                self.shared.mutated.add(expr.id)  # passed on: it may be a caller's 0-d array
+        params = {p.name: p for p in summary.params}
+        given = [(p.name, a) for p, a in zip(summary.params, e.args)]
+        given += [(k.name, k.value) for k in e.keywords if k.name in params]
+        for name, expr in given:
+            if name not in summary.mutated:
+                continue
+            if isinstance(params[name].type, T.Scalar):
+                if isinstance(expr, ir.Name) and expr.id in self.env:
+                    # A parameter of this function passed on may be a caller's 0-d array.
+                    self.shared.mutated |= {n for n in self.alias_group(expr.id)[1]
+                                            if self.is_parameter(n)}
+                    if self.env[expr.id].zero_d:
+                        self.invalidate(expr, C.blow_up(inputs) if inputs else C.EMPTY)
+                continue
             self.invalidate(expr, C.blow_up(inputs) if inputs else C.EMPTY)
+
+    def _changes_a_zero_d_argument(self: Analysis, callee: Value, args: Sequence[Value],
+                                   keywords: dict[str, Value]) -> bool:
+        """Whether an analyzed callee changes in place a number parameter given a 0-d array."""
+        ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
+        summary = self.program.summaries.get(ref) if isinstance(ref, str) else None
+        if summary is None or not summary.mutated:
+            return False
+        given = {p.name: v for p, v in zip(summary.params, args)} | keywords
+        return any(v.zero_d and name in summary.mutated for name, v in given.items())
 
     def _analyzable(self: Analysis, callee: Value) -> bool:
         ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None

@@ -225,16 +225,35 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)) \
                     and not value.zero_d:
                 continue  # numbers do not change
-            changed = [n for n, now in self.env.items() if now is not before.get(n)]
+            e = exprs[position]
+            # What it may hold: the arrays it names, and, through a call of the program's
+            # own code, any array (h() may return z).
+            held = None if self.may_run_user_code(e) else ir.names_read(e)
+            changed = [n for n, now in self.env.items()
+                       if now is not before.get(n) and (held is None or n in held)]
             if not changed:
                 continue
-            e = exprs[position]
             if isinstance(e, ir.Name) and e.id in self.env:
                 values[position] = join(value, self.env[e.id])
             else:
                 extra = C.total(self.env[n].ctx for n in changed)
                 values[position] = unknown(C.add(value.ctx, extra))
         return values
+
+    def may_run_user_code(self, e: ir.Expr) -> bool:
+        """Whether evaluating an expression may call the program's own functions or code
+        with no dpsens rule (which may write into arrays, or return one it captured)."""
+        for node in ir.nodes(e):
+            if not isinstance(node, ir.Call):
+                continue
+            if isinstance(node.func, ir.Attribute) and self._is_method_call(node.func):
+                qualified: str | None = f"numpy.{node.func.attr}"
+            else:
+                qualified = self.qualify(node.func)
+            if qualified is None or qualified in self.program.functions or \
+                    self.program.rules.get(qualified) is None:
+                return True
+        return False
 
     def discrete_variables(self) -> list[str]:
         """The context variables whose distances are 0 or at least 1."""

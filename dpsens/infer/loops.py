@@ -872,6 +872,11 @@ def _triangular(n, ratio, rest, initial):  # type: ignore[no-untyped-def]
         for v, f in ratio[u].items():
             if v != u and not E.is_zero(f):
                 step = C.add(step, C.scale(f, {x: c.subs(k, j) for x, c in states[v].items()}))
+        if E.is_zero(a):
+            # u is overwritten each iteration (b = a): u_k is the last step alone, or u_0
+            # for k = 0. sympy would take 0^(k−1−j) for 0 even at j = k − 1 (D82).
+            states[u] = C.add(initial[u], {x: c.subs(j, k - 1) for x, c in step.items()})
+            continue
         state = C.scale(E.power(a, k), initial[u])
         for x, c in step.items():
             total = _closed_sum(E.power(a, k - 1 - j) * c, j, k)

@@ -135,7 +135,7 @@ class StatementRules:
             return False
         parts = self.operands(source.elts)  # all evaluated before any is bound
         for position, later in enumerate(source.elts[1:]):
-            if any(isinstance(n, ir.Call) for n in ir.nodes(later)):
+            if self.may_run_user_code(later):
                 # A later call may write into the arrays the earlier parts hold: what
                 # holds only of their contents before it is dropped.
                 parts[:position + 1] = map(detached, parts[:position + 1])
@@ -225,9 +225,10 @@ class StatementRules:
             return
         name = statement.target.id
         current = self.lookup(name, statement.target.span)
-        if isinstance(current.type, T.Scalar) and self.is_parameter(name):
-            # The caller may have passed a 0-d array (np.where of numbers): changed in place.
-            self.shared.mutated.add(name)
+        if isinstance(current.type, T.Scalar):
+            # A parameter held under this name may be a caller's 0-d array (np.where of
+            # numbers): op= changes it in place (calls.CallRules.zero_d_changed).
+            self.shared.mutated |= {n for n in self.alias_group(name)[1] if self.is_parameter(n)}
         if statement.op == "+" and is_list(current):
             # A list's += extends it in place (a tuple's makes a new one: also covered).
             self.grow_list(name, self.expr(statement.value), statement.value, statement.span)
@@ -240,10 +241,6 @@ class StatementRules:
         new = arith.binary(statement.op, current, operand, self._reporter(statement.span))
         if not self.mutate_in_place(name, new, statement.span):
             self.env[name] = new
-            if isinstance(current.type, T.Scalar) and self.is_parameter(name):
-                # A caller's 0-d array changes under the other names holding it too.
-                for other in self.alias_group(name)[1] - {name}:
-                    self.env[other] = join(self.env[other], new)
 
     def loop(self: Analysis, statement: ir.For) -> None:
         """A for loop: the loop rules live in loops.py."""

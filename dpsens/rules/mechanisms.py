@@ -362,9 +362,11 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
 def _candidate(candidates: Value | None) -> Value:
     """One candidate, as the utility gets it: public, and between the least and the
     greatest of a tuple of known numbers (R-range)."""
+    from dpsens.infer import floats
+
     parts = candidates.parts if candidates is not None else None
-    values = [p.exact for p in parts or () if p.exact is not None and p.rounding is None
-              and p.computed is None and p.exact.is_Number]
+    held = [floats.float_of(p) for p in parts or () if not p.zero_d]  # the floats themselves
+    values = [v for v in held if v is not None]
     if not parts or len(values) != len(parts):
         return Value(T.REAL)
     lo, hi = min(values), max(values)

@@ -413,7 +413,32 @@ def zero_d_through_a_relay(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=i
     return float(a)
 
 
-def _returns_the_old_name(a: Real) -> Real:  # expect: a=1000
+def _returns_the_old_name(a: Real) -> Real:  # expect: a=1
     b = a
-    a *= 1000.0  # b is a when a is a 0-d array
+    a *= 1000.0  # b is a when a is a 0-d array: a caller passing one cannot use the result
     return b
+
+
+def zero_d_to_the_old_name(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
+    return _returns_the_old_name(np.where(v[0] > 0.5, 1.0, 0.0))
+
+
+# D82 (found by a third review; it predates this session): a loop variable overwritten
+# each iteration by another's previous value (b = a) had 0^(k−1−j) summed as 0: the
+# previous value vanished. was: 0 and (0, 0); truth 1000 and (eps, 0).
+def previous_value_in_a_loop(x: Real, n: Static[int]) -> Real:  # expect: x=1000; n=static; assumes=n >= 0
+    a = 0.0
+    b = 0.0
+    for i in range(n):
+        b = a
+        a = 1000.0 * x
+    return b
+
+
+def previous_loss_released(X: MetricMatrix[L_inf, Data], n: Static[int], eps: Static[float]) -> Priv[Real]:  # expect: X=(eps, 0); n=static; eps=static; assumes=eps > 0, n >= 0; accounting=sequential
+    loss = 0.0
+    prev = 0.0
+    for i in range(n):
+        prev = loss
+        loss = float(np.sum(np.clip(X[:, 0], 0.0, 1.0)))
+    return laplace_mechanism(1.0, eps, prev)
