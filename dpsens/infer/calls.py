@@ -36,11 +36,11 @@ class CallRules:
             callee = Value(T.Callable_(None))  # an unknown function
         else:
             callee = self.expr(e.func)
-        before = dict(self.env)
+        before_arguments = dict(self.env)
         given = self.operands([*e.args, *(k.value for k in e.keywords)], self.argument)
         ref = getattr(callee.type, "ref", None)
         if (callee.type == UNKNOWN or getattr(ref, "scope", self) is not self) and \
-                any(now is not before.get(n) for n, now in self.env.items()):
+                self.changed_since(before_arguments):
             # A function made elsewhere (mk(z)(g())) holds the arrays it captured as they
             # were: the arguments wrote into this function's arrays meanwhile.
             callee = unknown(C.add(callee.ctx, C.total(v.ctx for v in self.env.values())))
@@ -65,12 +65,10 @@ class CallRules:
             # Not understood (np.abs(v, w) writes w): any array it was given may have changed.
             for expr in (*e.args, *(k.value for k in e.keywords)):
                 self.invalidate(expr, C.blow_up(inputs))
-        else:
-            self._forget_mutated_arguments(e, callee, inputs)
-            if self._changes_a_zero_d_argument(callee, args, keywords):
-                # The callee read its parameter as a number it could only rebind: what it
-                # returns after changing the 0-d array in place is not known (D81).
-                result = unknown(C.blow_up(inputs))
+        elif self._forget_mutated_arguments(e, callee, args, keywords, inputs):
+            # The callee read its parameter as a number it could only rebind: what it
+            # returns after changing the 0-d array in place is not known (D81).
+            result = unknown(C.blow_up(inputs))
         if not self._inlines(callee):
             self._forget_closure_writes(e, [*args, *keywords.values()], before,
                                         self.shared.inlined > inlined, inputs)
@@ -111,19 +109,23 @@ class CallRules:
         return unknown(C.total(v.ctx for v in inputs))
 
     def _forget_mutated_arguments(self: Analysis, e: ir.Call, callee: Value,
-                                  inputs: C.Context) -> None:
+                                  args: Sequence[Value], keywords: dict[str, Value],
+                                  inputs: C.Context) -> bool:
         """An analyzed callee that changes its array parameters changes the caller's arrays;
-        one that changes a number parameter in place changes only a 0-d array (D81)."""
+        one that changes a number parameter in place changes only a 0-d array (D81).
+        Whether it was given one there."""
         ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
         summary = self.program.summaries.get(ref) if isinstance(ref, str) else None
         if summary is None or not summary.mutated:
-            return
+            return False
         params = {p.name: p for p in summary.params}
-        given = [(p.name, a) for p, a in zip(summary.params, e.args)]
-        given += [(k.name, k.value) for k in e.keywords if k.name in params]
-        for name, expr in given:
+        given = [(p.name, a, v) for p, a, v in zip(summary.params, e.args, args)]
+        given += [(k.name, k.value, keywords[k.name]) for k in e.keywords]
+        zero_d = False
+        for name, expr, value in given:
             if name not in summary.mutated:
                 continue
+            zero_d = zero_d or value.zero_d
             if isinstance(params[name].type, T.Scalar):
                 if isinstance(expr, ir.Name) and expr.id in self.env:
                     # A parameter of this function passed on may be a caller's 0-d array.
@@ -133,16 +135,7 @@ class CallRules:
                         self.invalidate(expr, C.blow_up(inputs) if inputs else C.EMPTY)
                 continue
             self.invalidate(expr, C.blow_up(inputs) if inputs else C.EMPTY)
-
-    def _changes_a_zero_d_argument(self: Analysis, callee: Value, args: Sequence[Value],
-                                   keywords: dict[str, Value]) -> bool:
-        """Whether an analyzed callee changes in place a number parameter given a 0-d array."""
-        ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
-        summary = self.program.summaries.get(ref) if isinstance(ref, str) else None
-        if summary is None or not summary.mutated:
-            return False
-        given = {p.name: v for p, v in zip(summary.params, args)} | keywords
-        return any(v.zero_d and name in summary.mutated for name, v in given.items())
+        return zero_d
 
     def _analyzable(self: Analysis, callee: Value) -> bool:
         ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None

@@ -229,8 +229,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             # What it may hold: the arrays it names, and, through a call of the program's
             # own code, any array (h() may return z).
             held = None if self.may_run_user_code(e) else ir.names_read(e)
-            changed = [n for n, now in self.env.items()
-                       if now is not before.get(n) and (held is None or n in held)]
+            changed = [n for n in self.changed_since(before) if held is None or n in held]
             if not changed:
                 continue
             if isinstance(e, ir.Name) and e.id in self.env:
@@ -239,6 +238,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 extra = C.total(self.env[n].ctx for n in changed)
                 values[position] = unknown(C.add(value.ctx, extra))
         return values
+
+    def changed_since(self, before: dict[str, Value]) -> list[str]:
+        """The names whose values were replaced since ``before`` (a copy of the env)."""
+        return [n for n, now in self.env.items() if now is not before.get(n)]
 
     def may_run_user_code(self, e: ir.Expr) -> bool:
         """Whether evaluating an expression may call the program's own functions or code

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Iterable
 import sympy as sp
 
 from dpsens import types as T
+from dpsens.infer import floats, rowwise
 from dpsens.sym import expr as E
 
 if TYPE_CHECKING:
@@ -37,23 +38,32 @@ def of(value: Value) -> Interval | None:
     """Where every entry of a value lies: its interval, its exact value, or ±its bound."""
     if value.interval is not None:
         return value.interval
-    if value.exact is not None and value.exact.is_number:
-        from dpsens.infer import floats
-
-        held = floats.float_of(value)  # the float Python holds (0.1 is not 1/10)
-        return (held, held) if held is not None else None
-    if value.exact is not None and value.rounding is None and value.computed is None:
-        return value.exact, value.exact  # a static symbol: the float the caller passes
-    bound = value.magnitude() if value.exact is None else None
-    return (-bound, bound) if bound is not None and not E.is_inf(bound) else None
+    if value.exact is not None:
+        return _known(value)
+    return _around_zero(value)
 
 
 def symmetric(value: Value) -> Interval | None:
     """[−B, B] for a bound B on |value|: looser than an interval whose ends' order is not
     known (np.clip(x, 0, b): [min(0, b), b]), but one the arithmetic can go on with.
     A known number is itself."""
-    if value.exact is not None:
-        return of(value)
+    return _known(value) if value.exact is not None else _around_zero(value)
+
+
+def _known(value: Value) -> Interval | None:
+    """A known number's float (0.1 is not 1/10), or a static symbol: the float the caller
+    passes."""
+    assert value.exact is not None
+    if value.exact.is_number:
+        held = floats.float_of(value)
+        return (held, held) if held is not None else None
+    if value.rounding is None and value.computed is None:
+        return value.exact, value.exact
+    return None
+
+
+def _around_zero(value: Value) -> Interval | None:
+    """[−B, B] for the value's bound B."""
     bound = value.magnitude()
     return (-bound, bound) if bound is not None and not E.is_inf(bound) else None
 
@@ -102,8 +112,8 @@ def _least(values: Iterable[E.Expr]) -> E.Expr | None:
 
 def _greatest(values: Iterable[E.Expr]) -> E.Expr | None:
     """The largest of the values, when their order is decided."""
-    least = _least(-v for v in values)
-    return None if least is None else -least
+    smallest = _least(-v for v in values)
+    return None if smallest is None else -smallest
 
 
 def hull(a: Interval | None, b: Interval | None) -> Interval | None:
@@ -184,8 +194,6 @@ def summed(a: Interval | None, terms: E.Expr) -> Interval | None:
 def ranged(value: Value, interval: Interval | None) -> Value:
     """The value with its entries' interval; a row-wise value's spread is at most its
     width (R-range)."""
-    from dpsens.infer import rowwise
-
     if interval is None or any(E.is_inf(end) or end.has(E.INF, -E.INF) for end in interval):
         return value
     value = replace(value, interval=interval)

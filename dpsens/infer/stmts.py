@@ -227,7 +227,7 @@ class StatementRules:
         current = self.lookup(name, statement.target.span)
         if isinstance(current.type, T.Scalar):
             # A parameter held under this name may be a caller's 0-d array (np.where of
-            # numbers): op= changes it in place (calls.CallRules.zero_d_changed).
+            # numbers): op= changes it in place (calls.CallRules._forget_mutated_arguments).
             self.shared.mutated |= {n for n in self.alias_group(name)[1] if self.is_parameter(n)}
         if statement.op == "+" and is_list(current):
             # A list's += extends it in place (a tuple's makes a new one: also covered).

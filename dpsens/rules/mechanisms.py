@@ -344,7 +344,7 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     before = dict(a.env)
     (in_data, _), result = a.function_sensitivity(utility, [data.type, T.REAL], span,
                                                   given={1: _candidate(bound["candidates"])})
-    if any(now is not before.get(n) for n, now in a.env.items()):
+    if a.changed_since(before):
         # It writes into what it captures: analyzed once, it runs once per candidate, each
         # run reading what the last one wrote (a running total makes the k-th score k·u).
         a.report(span, "DPS405", "the utility given to exponential_mechanism() changes values "
@@ -362,8 +362,6 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
 def _candidate(candidates: Value | None) -> Value:
     """One candidate, as the utility gets it: public, and between the least and the
     greatest of a tuple of known numbers (R-range)."""
-    from dpsens.infer import floats
-
     parts = candidates.parts if candidates is not None else None
     held = [floats.float_of(p) for p in parts or () if not p.zero_d]  # the floats themselves
     values = [v for v in held if v is not None]
