@@ -103,7 +103,6 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
     try:
         graph, reports = _run(sources, settings, runner, result)
     finally:
-        runner.close()
         forget()
     result.files.extend(reports)
     finish(result, graph, settings)

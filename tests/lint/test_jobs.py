@@ -6,8 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from dpsens.check import _bundles
 from dpsens.graph import Source, Unit
+from dpsens.workers import Runner
 from tests.lint.conftest import PRIVATE, SCALED, Run, write
 
 MODULES = {
@@ -51,3 +54,42 @@ def test_bundles_keep_modules_that_share_imports_together() -> None:
     assert sorted(map(sorted, bundles)) == [[0, 2], [1, 3]]  # a's users together, b's together
     assert sorted(len(b) for b in _bundles([_unit(f"u{i}", "core") for i in range(5)], 2)) == [2, 3]
     assert _bundles([_unit("only")], 4) == [[0]]
+
+
+def _where(number: int) -> tuple[int, int]:
+    import os
+
+    return number, os.getpid()
+
+
+def _fails(number: int) -> int:
+    if number == 3:
+        raise ValueError("three is not allowed")
+    return number
+
+
+def _dies(number: int) -> int:
+    import os
+
+    if number == 3:
+        os._exit(7)
+    return number
+
+
+def test_an_idle_worker_takes_the_tail_of_another_group() -> None:
+    """All calls in one group: the other worker takes its last calls, and results keep
+    the order of calls."""
+    calls = [(i,) for i in range(20)]
+    results = Runner(jobs=2).map(_where, calls, "test", groups=[list(range(20)), []])
+    assert [number for number, _ in results] == list(range(20))
+    first = {pid for number, pid in results if number < 5}
+    last = {pid for number, pid in results if number >= 17}
+    assert len(first) == len(last) == 1 and first != last
+
+
+def test_a_failing_call_or_a_dead_worker_is_reported_not_waited_for() -> None:
+    calls = [(i,) for i in range(8)]
+    with pytest.raises(RuntimeError, match="ValueError: three is not allowed"):
+        Runner(jobs=2).map(_fails, calls, "test")
+    with pytest.raises(RuntimeError, match="exit code 7"):
+        Runner(jobs=2).map(_dies, calls, "test")
