@@ -238,7 +238,7 @@ class _Worker:
         """(the oldest chunk sent, its results); raises if the worker failed or died."""
         try:
             status, value = self.connection.recv()
-        except EOFError:
+        except (EOFError, OSError):  # a socket pair: reset if it died with chunks unread
             self.process.join()
             raise RuntimeError(f"a worker process ended early (exit code "
                                f"{self.process.exitcode})") from None

@@ -67,15 +67,23 @@ class CallSite:
                 self.unknown_statics.add(symbol)
             elif value.exact is not None:
                 self.mapping[symbol] = value.exact
-                self._note_float(symbol, value)
+                self._note_float(symbol, value, param.type)
             else:
                 self.unknown_statics.add(symbol)
 
-    def _note_float(self, symbol: E.Expr, value: Value) -> None:
+    def _note_float(self, symbol: E.Expr, value: Value, declared: T.Type) -> None:
         """Where the float passed is not the exact value (0.1, 0.1 + 0.2, d * 0.1): the
         callee's bounds are functions of the float its parameter holds (R-float-static)."""
         if T.scalar_kind_of(value.type) in ("Integer", "Bool"):
-            return  # Python passes the integer itself: it is exact
+            # Python passes the integer itself. A callee taking a float analyzed it as
+            # one: numpy converts it (np.clip(v, lo, hi)), exactly only below 2^53 or so,
+            # while Python's integer arithmetic stays exact. Neither the integer nor its
+            # float is what such a callee's bounds are functions of.
+            rounding = floats.view(value)
+            if T.scalar_kind_of(declared) not in ("Integer", "Bool") and \
+                    (rounding is None or rounding.rel != 0):
+                self.unheld.add(symbol)
+            return
         held = floats.float_of(value)
         if held is not None:
             if held != value.exact:

@@ -221,23 +221,27 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if position < len(exprs) - 1:
                 seen.append(dict(self.env))
         for position, before in enumerate(seen):
-            value = values[position]
-            if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)) \
-                    and not value.zero_d:
-                continue  # numbers do not change
-            e = exprs[position]
-            # What it may hold: the arrays it names, and, through a call of the program's
-            # own code, any array (h() may return z).
-            held = None if self.may_run_user_code(e) else ir.names_read(e)
-            changed = [n for n in self.changed_since(before) if held is None or n in held]
-            if not changed:
-                continue
-            if isinstance(e, ir.Name) and e.id in self.env:
-                values[position] = join(value, self.env[e.id])
-            else:
-                extra = C.total(self.env[n].ctx for n in changed)
-                values[position] = unknown(C.add(value.ctx, extra))
+            values[position] = self.refreshed(values[position], exprs[position], before)
         return values
+
+    def refreshed(self, value: Value, e: ir.Expr, before: dict[str, Value]) -> Value:
+        """What the value of ``e``, evaluated when the names held ``before`` (a copy of
+        the env), holds now that more code has run: an array is held by reference, so
+        code that wrote into it changed it too (a name's takes its new value, joined with
+        its old one, as the code may also have rebound the name; a view, or an array a
+        call returned, is unknown)."""
+        if isinstance(value.type, (T.Scalar, T.Callable_, T.NormValue, T.TypeValue)) \
+                and not value.zero_d:
+            return value  # numbers do not change
+        # What it may hold: the arrays it names, and, through a call of the program's
+        # own code, any array (h() may return z).
+        held = None if self.may_run_user_code(e) else ir.names_read(e)
+        changed = [n for n in self.changed_since(before) if held is None or n in held]
+        if not changed:
+            return value
+        if isinstance(e, ir.Name) and e.id in self.env:
+            return join(value, self.env[e.id])
+        return unknown(C.add(value.ctx, C.total(self.env[n].ctx for n in changed)))
 
     def changed_since(self, before: dict[str, Value]) -> list[str]:
         """The names whose values were replaced since ``before`` (a copy of the env)."""

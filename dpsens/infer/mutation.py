@@ -197,24 +197,33 @@ class MutationRules:
                 out.add(name)
         return out
 
-    def mutate(self: Analysis, target: ir.StoreTarget, value: Value) -> None:
-        """``x[i] = v``: the container moves by at most the stored part's distance."""
+    def mutate(self: Analysis, target: ir.StoreTarget, value: Value,
+               source: ir.Expr | None = None) -> None:
+        """``x[i] = v``: the container moves by at most the stored part's distance.
+
+        Python evaluates the index after the value (of ``source``) and stores what the
+        value holds then: an index calling code that writes into that array
+        (``out[0:g()] = z``) changes what is stored."""
         base = target.base
         if base is None or base not in self.env:
             self.report(target.span, "DPS205", "assignment to an element of an unknown object")
             self.poisoned = True  # a global or an object of the caller's changes untracked
             return
-        root, group = self.alias_group(base)
         store = target.target
+        before = dict(self.env)
+        parts = [self._index_part(p) for p in store.index] if isinstance(store, ir.Subscript) else []
+        if source is not None:
+            value = self.refreshed(value, source, before)
+        root, group = self.alias_group(base)
         if is_list(self.env[base]) and isinstance(store, ir.Subscript) \
                 and isinstance(store.value, ir.Name) and store.value.id == base:
             # a[i] = v on a list (a tuple takes no stores); a[i][j] = v writes into an element
-            self._store_into_list(target, group, value)
+            self._store_into_list(target, group, value, parts)
             return
         if self.owned_elsewhere(root):
             self._parameter_mutated(target.span, root, group, value.ctx)
             return
-        added = self._store_ctx(target.target, self.env[base], value)
+        added = self._store_ctx(store, parts, self.env[base], value)
         for name in group:
             old = self.env[name]
             # A sensitive value that is not clipped as the rows are may leave their ball;
@@ -225,7 +234,7 @@ class MutationRules:
                 self.env[name] = unknown(C.add(old.ctx, added))
 
     def _store_into_list(self: Analysis, target: ir.StoreTarget, group: set[str],
-                         value: Value) -> None:
+                         value: Value, parts: list[Value | tuple[Value | None, ...]]) -> None:
         """``a[i] = v`` on a list replaces an element: the list object changes, under every
         name holding it, but not the elements' own objects (arrays it holds stay as they
         are; ``a[i][j] = v`` writes into one and is a store into an array, not this). A known position replaces that part; any other public index gives a list
@@ -233,8 +242,6 @@ class MutationRules:
         base = target.base
         assert base is not None
         old = self.env[base]
-        assert isinstance(target.target, ir.Subscript)
-        parts = [self._index_part(p) for p in target.target.index]
         index = parts[0] if len(parts) == 1 and isinstance(parts[0], Value) else None
         position = index.exact if index is not None and index.public else None
         size = len(old.parts) if old.parts is not None else 0
@@ -335,13 +342,14 @@ class MutationRules:
         for name in group:
             self.env[name] = unknown(C.total([self.env[name].ctx, stored, own]))
 
-    def _store_ctx(self: Analysis, target: ir.Expr | None, container: Value,
+    def _store_ctx(self: Analysis, target: ir.Expr | None,
+                   parts: list[Value | tuple[Value | None, ...]], container: Value,
                    value: Value) -> C.Context:
-        """How far a store can move the container, in the container's metric."""
+        """How far a store at the index ``parts`` can move the container, in the
+        container's metric."""
         if not isinstance(target, ir.Subscript) or container.type == UNKNOWN \
                 or value.type == UNKNOWN:
-            return C.blow_up(C.add(container.ctx, value.ctx))
-        parts = [self._index_part(p) for p in target.index]
+            return C.blow_up(C.total([container.ctx, value.ctx, *map(_part_ctx, parts)]))
         index_ctx = C.blow_up(C.total(_part_ctx(p) for p in parts))
         t = container.type
         rank = 1 if isinstance(t, T.Vector) else 2 if isinstance(t, T.Matrix) else 0

@@ -187,7 +187,10 @@ class StatementRules:
         component after the other, as Python assigns them (``a, a[0] = b, v`` stores
         into b)."""
         if not isinstance(target, ir.TupleTarget):
-            self.assign(target, value)
+            if isinstance(target, ir.StoreTarget):
+                self.mutate(target, value, source)
+            else:
+                self.assign(target, value)
             self.record_target_aliases(target, source, partial)
             return
         paired = isinstance(source, ir.TupleExpr) and len(source.elts) == len(target.elts)

@@ -442,3 +442,45 @@ def previous_loss_released(X: MetricMatrix[L_inf, Data], n: Static[int], eps: St
         prev = loss
         loss = float(np.sum(np.clip(X[:, 0], 0.0, 1.0)))
     return laplace_mechanism(1.0, eps, prev)
+
+
+# D83 (found by the third review; it predates the session): Python evaluates a store's
+# index after its value, and stores what the value holds then: an index calling code
+# that writes into the stored array changed what was stored. was: 0; truth 1.
+def store_whose_index_writes_the_value(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1
+    z = np.zeros(1)
+    out = np.zeros(3)
+
+    def g() -> int:
+        z[0] = np.clip(v[0], 0.0, 1.0)
+        return 1
+
+    out[0:g()] = z
+    return out[0] + 0.0
+
+
+def store_whose_index_writes_a_view(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
+    z = np.zeros(3)
+    out = np.zeros(3)
+
+    def g() -> int:
+        z[0] = np.clip(v[0], 0.0, 1.0)
+        return 1
+
+    out[0:g()] = z[0:1]  # a view of z: unknown once z changed (sound, not tight: truth 1)
+    return out[0] + 0.0
+
+
+# D84 (the same review): a callee taking a float, passed an integer above 2^53, was
+# analyzed at the integer, but numpy clips at its float (and Python's integer
+# arithmetic stays exact). was: 2; truth 1024.
+def _clamped(v: Real, lo: Static[float], hi: Static[float]) -> Real:  # expect: v=1; lo=static; hi=static
+    return np.clip(v, lo, hi)
+
+
+def clamped_between_large_integers(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
+    return _clamped(v[0], 4611686018427388415, 4611686018427388417) * 1.0
+
+
+def clamped_between_small_integers(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=2
+    return _clamped(v[0], 1, 3) * 1.0
