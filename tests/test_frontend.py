@@ -40,3 +40,29 @@ def test_numerals_keep_their_values() -> None:
     values = {name: getattr(expr, "value", None) for name, expr in module.constants.items()}
     assert values == {"A": 31, "B": 1000, "C": 15, "D": 3, "E": 105.0, "F": "x", "G": 7j}
     assert type(values["B"]) is int and type(values["E"]) is float
+
+
+def _loop_body(source: str) -> tuple[object, ...]:
+    module, problems = parse_module(source, "c.py", "c")
+    assert module is not None and not problems
+    [function] = module.functions
+    loop = function.body[-1]
+    assert type(loop).__name__ == "For"
+    return loop.body  # type: ignore[attr-defined, no-any-return]
+
+
+def test_continue_becomes_the_else_of_its_if() -> None:
+    body = _loop_body("def f(x):\n    for i in range(3):\n        y = 1\n        if i:\n"
+                      "            y = 2\n            continue\n        y = 3\n")
+    assert [type(s).__name__ for s in body] == ["Assign", "If"]
+    branch = body[1]
+    assert [type(s).__name__ for s in branch.body] == ["Assign"]  # type: ignore[attr-defined]
+    assert [type(s).__name__ for s in branch.orelse] == ["Assign"]  # type: ignore[attr-defined]
+
+
+def test_continues_that_would_copy_too_much_stay_unsupported() -> None:
+    # Each `if c: (if d: continue)` copies what follows into both of its paths.
+    part = "        if x:\n            if i:\n                continue\n        x = x + 1\n"
+    body = _loop_body("def f(x):\n    for i in range(3):\n" + part * 10)
+    kinds = {getattr(s, "kind", None) for s in body[0].body[0].body}  # type: ignore[attr-defined]
+    assert "continue" in kinds

@@ -143,10 +143,60 @@ class StmtLowerer(ExprLowerer):
         if node.orelse is not None or node.asynchronous is not None:
             kind = "for-else" if node.orelse is not None else "async for"
             return ir.UnsupportedStmt(self.span(node), kind, *effects_of(node), exits=_exits(node))
-        return ir.For(
-            self.span(node), self.target(node.target), self.lower(node.iter),
-            self.block(node.body, scope),
-        )
+        body = self.block(node.body, scope)
+        return ir.For(self.span(node), self.target(node.target), self.lower(node.iter),
+                      without_continue(body) or body)
+
+
+# Statements a loop body may grow to when ``continue`` is removed (each if that holds one
+# takes a copy of the statements after it): above this the continue stays unsupported.
+_CONTINUE_LIMIT = 200
+
+
+def without_continue(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...] | None:
+    """A loop body with its ``continue`` statements turned into branches, or None.
+
+    ``if c: A; continue`` followed by B is ``if c: A else: B`` (and so on nested):
+    the same statements run in the same order, so every rule applies unchanged.
+    None when the body has no continue outside nested loops, or the copies would be
+    too many.
+    """
+    if not any(_continues(s) for s in body):
+        return None
+    rewritten = _then(body, ())
+    if rewritten is None or _size(rewritten) > _CONTINUE_LIMIT:
+        return None
+    return rewritten
+
+
+def _then(stmts: tuple[ir.Stmt, ...], rest: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...] | None:
+    """stmts followed by rest, where a continue in stmts skips the rest of the body."""
+    for position, statement in enumerate(stmts):
+        if isinstance(statement, ir.UnsupportedStmt) and statement.kind == "continue":
+            return stmts[:position]
+        if isinstance(statement, ir.If) and _continues(statement):
+            after = _then(stmts[position + 1:], rest)
+            body = None if after is None else _then(statement.body, after)
+            orelse = None if after is None else _then(statement.orelse, after)
+            if body is None or orelse is None:
+                return None
+            return (*stmts[:position], ir.If(statement.span, statement.test, body, orelse))
+    return (*stmts, *rest)
+
+
+def _continues(statement: ir.Stmt) -> bool:
+    """Whether the statement is, or its branches hold, a continue of the enclosing loop (one
+    inside a with or try block stays in that unsupported statement, which may exit)."""
+    if isinstance(statement, ir.UnsupportedStmt):
+        return statement.kind == "continue"
+    if isinstance(statement, ir.If):
+        return any(map(_continues, (*statement.body, *statement.orelse)))
+    return False
+
+
+def _size(stmts: tuple[ir.Stmt, ...]) -> int:
+    return sum(1 + (_size(s.body) + _size(s.orelse) if isinstance(s, ir.If) else 0)
+               for s in stmts)
 
 
 def _augmented_operator(operator: cst.BaseAugOp) -> str:

@@ -6,7 +6,7 @@ give 7·y (x3 = 8·x0 + 7·y).
 
 import numpy as np
 
-from dpsens import L_inf, Integer, MetricVector, Real, Static
+from dpsens import L1, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, laplace_mechanism
 
 
 def three_rounds(x: Real, y: Real) -> Real:  # expect: x=8; y=7
@@ -168,3 +168,56 @@ def index_kept_by_a_default(x: Real) -> Real:  # expect: x=100
         f = lambda t=i: t * x  # noqa: E731
         s = s + 0.0 * i
     return f()
+
+
+# R-loop-continue: ``if c: A; continue`` then B is ``if c: A else: B``.
+def skipped_every_other(v: MetricVector[L1, Real], n: Static[int]) -> Real:  # expect: v=2*n; n=static; assumes=n >= 0
+    total = 0.0
+    for i in range(n):
+        if i % 2 == 0:
+            continue
+        total += 2.0 * v[0]
+    return total
+
+
+def skipped_after_work(x: Real, n: Static[int]) -> Real:  # expect: x=3*n; n=static; assumes=n >= 0
+    total = 0.0
+    for i in range(n):
+        if i > 2:
+            if i > 5:
+                total += 3.0 * x
+                continue
+            total += x
+        total += x
+    return total
+
+
+def skipped_released(X: MetricMatrix[L_inf, Data], eps: Static[float], k: Static[int]) -> Priv[Real]:  # expect: X=(eps*k, 0); eps=static; k=static; assumes=eps > 0, k >= 0; accounting=basic
+    out = 0.0
+    for j in range(k):
+        s = laplace_mechanism(1.0, eps, float(np.sum(np.clip(X[:, 0], 0.0, 1.0))))
+        if s < 0:
+            out += 1.0
+            continue
+        out += s
+    return out
+
+
+def skipped_on_data(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=1
+    count = 0
+    for row in X:
+        if row[0] > 0.5:
+            continue
+        count += 1
+    return count
+
+
+def continue_in_nested_loop(x: Real, n: Static[int]) -> Real:  # expect: x=2*n; n=static; assumes=n >= 0
+    total = 0.0
+    for i in range(n):
+        for j in range(2):
+            if j == 0:
+                continue
+            total += x
+        total += x
+    return total
