@@ -81,7 +81,7 @@ class StmtLowerer(ExprLowerer):
         if isinstance(node, cst.If):
             return [self._if(node, scope)]
         if isinstance(node, cst.For):
-            return [self._for(node, scope)]
+            return self._for(node, scope)
         if isinstance(node, cst.FunctionDef):
             return [ir.FunctionDef(self.span(node), self.function(node, scope))]
         kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
@@ -139,13 +139,19 @@ class StmtLowerer(ExprLowerer):
             orelse = self.block(node.orelse.body, scope)
         return ir.If(self.span(node), self.lower(node.test), self.block(node.body, scope), orelse)
 
-    def _for(self, node: cst.For, scope: str) -> ir.Stmt:
+    def _for(self, node: cst.For, scope: str) -> list[ir.Stmt]:
+        span = self.span(node)
         if node.orelse is not None or node.asynchronous is not None:
             kind = "for-else" if node.orelse is not None else "async for"
-            return ir.UnsupportedStmt(self.span(node), kind, *effects_of(node), exits=_exits(node))
+            return [ir.UnsupportedStmt(span, kind, *effects_of(node), exits=_exits(node))]
         body = self.block(node.body, scope)
-        return ir.For(self.span(node), self.target(node.target), self.lower(node.iter),
-                      without_continue(body) or body)
+        body = without_continue(body) or body
+        stopped = without_break(body, span)
+        if stopped is None:
+            return [ir.For(span, self.target(node.target), self.lower(node.iter), body)]
+        flag, body = stopped
+        return [ir.Assign(span, (ir.NameTarget(span, flag),), ir.Const(span, False)),
+                ir.For(span, self.target(node.target), self.lower(node.iter), body)]
 
 
 # Statements a loop body may grow to when ``continue`` is removed (each if that holds one
@@ -161,7 +167,7 @@ def without_continue(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...] | None:
     None when the body has no continue outside nested loops, or the copies would be
     too many.
     """
-    if not any(_continues(s) for s in body):
+    if not any(_holds(s, "continue") for s in body):
         return None
     rewritten = _then(body, ())
     if rewritten is None or _size(rewritten) > _CONTINUE_LIMIT:
@@ -174,7 +180,7 @@ def _then(stmts: tuple[ir.Stmt, ...], rest: tuple[ir.Stmt, ...]) -> tuple[ir.Stm
     for position, statement in enumerate(stmts):
         if isinstance(statement, ir.UnsupportedStmt) and statement.kind == "continue":
             return stmts[:position]
-        if isinstance(statement, ir.If) and _continues(statement):
+        if isinstance(statement, ir.If) and _holds(statement, "continue"):
             after = _then(stmts[position + 1:], rest)
             body = None if after is None else _then(statement.body, after)
             orelse = None if after is None else _then(statement.orelse, after)
@@ -184,13 +190,47 @@ def _then(stmts: tuple[ir.Stmt, ...], rest: tuple[ir.Stmt, ...]) -> tuple[ir.Stm
     return (*stmts, *rest)
 
 
-def _continues(statement: ir.Stmt) -> bool:
-    """Whether the statement is, or its branches hold, a continue of the enclosing loop (one
-    inside a with or try block stays in that unsupported statement, which may exit)."""
+def without_break(body: tuple[ir.Stmt, ...], span: ir.Span) -> tuple[str, tuple[ir.Stmt, ...]] | None:
+    """(flag, body) with the body's ``break`` statements turned into a flag, or None.
+
+    ``break`` sets the flag (False before the loop), and what would run after it
+    runs only while the flag is unset: the iterations left run nothing, so the
+    same statements run in the same order. The flag's name is not an identifier,
+    so it cannot meet the program's own names.
+    """
+    if not any(_holds(s, "break") for s in body):
+        return None
+    flag = f"break@{span.line}:{span.column}"
+    return flag, (_unless(flag, _stopping(body, flag), span),)
+
+
+def _stopping(stmts: tuple[ir.Stmt, ...], flag: str) -> tuple[ir.Stmt, ...]:
+    """stmts with each break setting the flag, and what follows one guarded by it."""
+    for position, statement in enumerate(stmts):
+        if isinstance(statement, ir.UnsupportedStmt) and statement.kind == "break":
+            span = statement.span
+            return (*stmts[:position], ir.Assign(span, (ir.NameTarget(span, flag),), ir.Const(span, True)))
+        if isinstance(statement, ir.If) and _holds(statement, "break"):
+            branch = ir.If(statement.span, statement.test, _stopping(statement.body, flag),
+                           _stopping(statement.orelse, flag))
+            rest = _stopping(stmts[position + 1:], flag)
+            guarded = (_unless(flag, rest, statement.span),) if rest else ()
+            return (*stmts[:position], branch, *guarded)
+    return stmts
+
+
+def _unless(flag: str, stmts: tuple[ir.Stmt, ...], span: ir.Span) -> ir.If:
+    return ir.If(span, ir.UnaryOp(span, "not", ir.Name(span, flag)), stmts, ())
+
+
+def _holds(statement: ir.Stmt, kind: str) -> bool:
+    """Whether the statement is, or its branches hold, a break or continue of the enclosing
+    loop (one inside a with or try block stays in that unsupported statement, which may
+    exit)."""
     if isinstance(statement, ir.UnsupportedStmt):
-        return statement.kind == "continue"
+        return statement.kind == kind
     if isinstance(statement, ir.If):
-        return any(map(_continues, (*statement.body, *statement.orelse)))
+        return any(_holds(s, kind) for s in (*statement.body, *statement.orelse))
     return False
 
 

@@ -221,3 +221,63 @@ def continue_in_nested_loop(x: Real, n: Static[int]) -> Real:  # expect: x=2*n; 
             total += x
         total += x
     return total
+
+
+# R-loop-break: ``break`` sets a flag, and what would run after it runs only while the
+# flag is unset (the loop_break of earlier versions was DPS201 and inf).
+def halved_until_a_static(x: Real, c: Static[int]) -> Real:  # expect: x=1; c=static
+    for i in range(10):
+        if i > c:
+            break
+        x = x / 2
+    return x
+
+
+def summed_until_the_fourth(x: Real, n: Static[int]) -> Real:  # expect: x=n; n=static; assumes=n >= 0
+    y = 0.0
+    for i in range(n):
+        y = y + x
+        if i >= 3:
+            break  # (truth min(n, 4): the flag's value is not followed)
+    return y
+
+
+def counted_until_a_data_row(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=inf
+    total = 0.0
+    for row in X:
+        if row[0] > 0.5:
+            break  # the first row that stops it moves the count by up to rows(X)
+        total += 1.0
+    return total
+
+
+def released_until_a_noisy_value(X: MetricMatrix[L_inf, Data], eps: Static[float], k: Static[int]) -> Priv[Real]:  # expect: X=(eps*k, 0); eps=static; k=static; assumes=eps > 0, k >= 0; accounting=basic
+    out = 0.0
+    for j in range(k):
+        s = laplace_mechanism(1.0, eps, float(np.sum(np.clip(X[:, 0], 0.0, 1.0))))
+        out += s
+        if s > 10.0:
+            break
+    return out
+
+
+def released_until_a_raw_value(X: MetricMatrix[L_inf, Data], eps: Static[float], k: Static[int]) -> Priv[Real]:  # expect: X=(inf, inf); eps=static; k=static; assumes=eps > 0, k >= 0; accounting=released # E: DPS403
+    out = 0.0
+    for j in range(k):
+        raw = float(np.sum(np.clip(X[:, 0], 0.0, 1.0)))
+        if raw > 10.0 + j:
+            break  # stopping on the raw sum tells it
+        out += laplace_mechanism(1.0, eps, raw)
+    return out
+
+
+def break_and_continue(x: Real, n: Static[int]) -> Real:  # expect: x=3*n; n=static; assumes=n >= 0
+    total = 0.0
+    for i in range(n):
+        if i % 2 == 0:
+            total += x
+            continue
+        if i > 7:
+            break
+        total += 3.0 * x
+    return total

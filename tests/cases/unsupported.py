@@ -29,10 +29,11 @@ def try_return(x: Real, z: Real) -> Real:  # expect: x=inf; z=inf
     return z
 
 
-def loop_break(x: Real, c: Static[int]) -> Real:  # expect: x=inf; c=static
+def loop_break_in_with(x: Real, c: Static[int]) -> Real:  # expect: x=inf; c=static
     for i in range(10):
-        if i > c:
-            break  # E: DPS201
+        with open("f"):  # E: DPS201
+            if i > c:
+                break
         x = x / 2
     return x
 
