@@ -198,22 +198,27 @@ class MutationRules:
         return out
 
     def mutate(self: Analysis, target: ir.StoreTarget, value: Value,
-               source: ir.Expr | None = None) -> None:
+               source: ir.Expr | None = None, before: dict[str, Value] | None = None) -> None:
         """``x[i] = v``: the container moves by at most the stored part's distance.
 
-        Python evaluates the index after the value (of ``source``) and stores what the
-        value holds then: an index calling code that writes into that array
-        (``out[0:g()] = z``) changes what is stored."""
+        Python evaluates the target (the container ``x``, with any index inside it,
+        then ``i``) after the value (of ``source``, when the env was ``before``) and
+        stores what the value holds then: index code that writes into that array
+        (``out[0:g()] = z``) changes what is stored. An index inside the container
+        (``out[i][0] = v``) picks the part written: data in it may write anywhere."""
         base = target.base
         if base is None or base not in self.env:
             self.report(target.span, "DPS205", "assignment to an element of an unknown object")
             self.poisoned = True  # a global or an object of the caller's changes untracked
             return
         store = target.target
-        before = dict(self.env)
+        before = dict(self.env) if before is None else before
+        inner = C.blow_up(C.total(_part_ctx(self._index_part(p)) for p in _inner_index(store)))
         parts = [self._index_part(p) for p in store.index] if isinstance(store, ir.Subscript) else []
         if source is not None:
             value = self.refreshed(value, source, before)
+        if not C.is_public(inner):
+            value = value.with_ctx(C.add(value.ctx, inner))
         root, group = self.alias_group(base)
         if is_list(self.env[base]) and isinstance(store, ir.Subscript) \
                 and isinstance(store.value, ir.Name) and store.value.id == base:
@@ -368,6 +373,18 @@ class MutationRules:
         else:
             factor = E.INF
         return C.add(C.scale(factor, value.ctx), index_ctx)
+
+
+def _inner_index(store: ir.Expr | None) -> list[ir.Expr | ir.Slice]:
+    """The index parts inside a store's container (``i`` of ``out[i][0]``, ``out.a[i].b``),
+    in the order Python evaluates them."""
+    found: list[ir.Expr | ir.Slice] = []
+    node = store.value if isinstance(store, (ir.Subscript, ir.Attribute)) else None
+    while isinstance(node, (ir.Subscript, ir.Attribute)):
+        if isinstance(node, ir.Subscript):
+            found[:0] = node.index
+        node = node.value
+    return found
 
 
 def _unclipped_by(container: T.Type, stored: Value) -> T.Type:

@@ -102,8 +102,9 @@ class StatementRules:
             if self.bound_from_display(statement):
                 return
             value = self.expr(statement.value)
-            for target in statement.targets:
-                self.bind(target, value, statement.value)
+            before = dict(self.env)  # targets bind left to right: an earlier one's store
+            for target in statement.targets:  # may write into the array the value holds
+                self.bind(target, value, statement.value, before=before)
             names = [t.id for t in statement.targets if isinstance(t, ir.NameTarget)]
             for other in names[1:]:  # a = b = np.zeros(3): one array under two names
                 self.join_groups(other, names[0], partial=False)
@@ -182,21 +183,24 @@ class StatementRules:
             self.mutate(target, value)
 
     def bind(self: Analysis, target: ir.Target, value: Value, source: ir.Expr,
-             partial: bool = False) -> None:
+             partial: bool = False, before: dict[str, Value] | None = None) -> None:
         """``target = source`` (of that value), with its aliases: a tuple target one
         component after the other, as Python assigns them (``a, a[0] = b, v`` stores
-        into b)."""
+        into b). ``before`` is the env when the value was computed: what an earlier
+        target's store or index wrote into an array the value holds, it holds too."""
         if not isinstance(target, ir.TupleTarget):
             if isinstance(target, ir.StoreTarget):
-                self.mutate(target, value, source)
+                self.mutate(target, value, source, before)
             else:
+                if before is not None:
+                    value = self.refreshed(value, source, before)
                 self.assign(target, value)
             self.record_target_aliases(target, source, partial)
             return
         paired = isinstance(source, ir.TupleExpr) and len(source.elts) == len(target.elts)
         for position, (element, part) in enumerate(zip(target.elts, self._unpacked(target, value))):
             self.bind(element, part, source.elts[position] if paired else source,  # type: ignore[union-attr]
-                      partial or not paired)
+                      partial or not paired, before)
 
     def _unpacked(self: Analysis, target: ir.TupleTarget, value: Value) -> list[Value]:
         parts = _unpack(value, len(target.elts))
@@ -214,16 +218,19 @@ class StatementRules:
 
         if not isinstance(statement.target, ir.NameTarget):
             target = statement.target
-            operand = self.expr(statement.value)
             if isinstance(target, ir.StoreTarget) and target.target is not None:
-                # x[i] op= e stores x[i] op e, not e.
-                current, operand = arith.unify_sizes([self.expr(target.target), operand],
+                # x[i] op= e stores x[i] op e, not e. Python reads x[i] (running the
+                # index) before it evaluates e, which sees what the index code wrote.
+                current = self.expr(target.target)
+                current, operand = arith.unify_sizes([current, self.expr(statement.value)],
                                                      self.assume)
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
                 if isinstance(current.type, (T.Vector, T.Matrix)) and target.base in self.env \
                         and is_list(self.env[target.base]):
                     self.changed_element(target.base, operand, statement.span)
+            else:
+                operand = self.expr(statement.value)
             self.mutate(target, operand)  # type: ignore[arg-type]
             return
         name = statement.target.id

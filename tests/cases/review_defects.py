@@ -484,3 +484,60 @@ def clamped_between_large_integers(v: MetricVector[L_inf, Data]) -> Real:  # exp
 
 def clamped_between_small_integers(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=2
     return _clamped(v[0], 1, 3) * 1.0
+
+
+# D85 (a review of D83's fix; predates it): targets bind left to right, so a later
+# target takes what an earlier target's store or index wrote into the array the value
+# holds. was: 0; truth 1.
+def later_part_after_an_earlier_store(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1
+    z = np.zeros(1)
+    out = np.zeros(1)
+    z[0], out[:] = np.clip(v[0], 0.0, 1.0), z
+    return out[0] + 0.0
+
+
+def chained_after_an_index_call(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1
+    z = np.zeros(1)
+    a = np.zeros(3)
+
+    def g() -> int:
+        z[0] = np.clip(v[0], 0.0, 1.0)
+        return 1
+
+    a[0:g()] = b = z
+    return b[0] + 0.0
+
+
+# D86 (the same review): ``x[i] op= e`` runs the index before it evaluates e. was: 0;
+# truth 1.
+def augmented_store_after_its_index(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1
+    z = np.zeros(1)
+    out = np.zeros(3)
+
+    def g() -> int:
+        z[0] = np.clip(v[0], 0.0, 1.0)
+        return 0
+
+    out[g()] += z[0]
+    return out[0] + 0.0
+
+
+# D87 (the same review): an index inside a store's container (``out[i][0] = v``) was
+# never evaluated: neither its data nor its calls counted. was: 0 and 0; truth 1 and 1.
+def store_through_a_data_row(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
+    out = np.zeros((2, 2))
+    i = 1 if v[0] > 0.5 else 0
+    out[i][0] = 1.0  # which row is written depends on v (sound, not tight: truth 1)
+    return out[0][0] + 0.0
+
+
+def store_through_an_index_call(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=1
+    w = np.zeros(1)
+    out = np.zeros((2, 2))
+
+    def h() -> int:
+        w[0] = np.clip(v[0], 0.0, 1.0)
+        return 0
+
+    out[h()][0] = 1.0
+    return w[0] + 0.0
