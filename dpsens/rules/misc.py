@@ -65,6 +65,8 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
             others = C.add(others, require_static(a, value, param.name, rule, span))
     if rule.qualname == "numpy.clip":
         low, high = bound[names[1]], bound[names[2]]
+        for end in (low, high):
+            _assume_exact_float(a, end)
         width = None if low is None or high is None else \
             floats.spread_of_difference(high, low)  # ĥ − l̂, of the floats
         return rowwise.clipped(_clamped(x, low, high, width, others), x, width)
@@ -81,6 +83,22 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
 
 
 _ABSOLUTE = ("builtins.abs", "numpy.abs", "numpy.absolute")
+
+# Integers up to this magnitude convert to floats exactly.
+_EXACT_INTEGERS = sp.Integer(2) ** 53
+
+
+def _assume_exact_float(a: Analysis, end: Value | None) -> None:
+    """numpy clips at the float of an integer bound. The clip's interval and width take a
+    symbolic integer bound (a Static[int] expression) as its own float, which it is up to
+    2⁵³: assumed (and checked where the value is known: a caller passing 2⁶² fails)."""
+    if end is None or end.exact is None or end.exact.is_number or \
+            T.scalar_kind_of(end.type) not in ("Integer", "Bool"):
+        return
+    rounding = floats.view(end)
+    if rounding is not None and rounding.rel == 0:
+        return  # a dimension: below 2⁵³
+    a.assume(sp.Le(sp.Abs(end.exact), _EXACT_INTEGERS))
 
 
 def _clamped(x: Value, low: Value | None, high: Value | None, width: E.Expr | None,

@@ -541,3 +541,18 @@ def store_through_an_index_call(v: MetricVector[L_inf, Data]) -> Real:  # expect
 
     out[h()][0] = 1.0
     return w[0] + 0.0
+
+
+# D88 (the same review): numpy clips at the float of an integer bound, which is not the
+# integer above 2^53; a symbolic integer bound is now assumed to be at most 2^53 (a caller
+# passing more fails the assumption). was: 2 and 2; truth 4 (k = 2^53 + 1) and 1024.
+def clipped_between_static_integers(v: MetricVector[L_inf, Data], k: Static[int]) -> Real:  # expect: v=2; k=static; assumes=abs(k + 2) <= 9007199254740992, abs(k) <= 9007199254740992
+    return np.clip(v[0], k, k + 2) * 1.0
+
+
+def _clamped_as_integers(v: Real, lo: Static[int], hi: Static[int]) -> Real:  # expect: v=1; lo=static; hi=static; assumes=abs(hi) <= 9007199254740992, abs(lo) <= 9007199254740992
+    return np.clip(v, lo, hi)
+
+
+def clamped_as_large_integers(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
+    return _clamped_as_integers(v[0], 4611686018427388415, 4611686018427388417) * 1.0  # E: DPS306
