@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+import sympy as sp
+
 from dpsens import ir
 from dpsens import types as T
+from dpsens.infer import ranges
 from dpsens.infer.values import Value, decided, join_types
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -36,14 +39,19 @@ def counted_branch(a: Analysis, statement: ir.If, test: Value) -> bool:
         old = a.env.get(name)
         if old is None or not isinstance(old.type, T.Scalar) or old.type.kind not in ("Real", "Integer"):
             return False
-        gap = _spread([path.get(name) for path in paths])
-        if gap is None:
+        amounts = [path.get(name) for path in paths]
+        if all(amount is None or amount.public for amount in amounts):
+            gap = _spread(amounts)
+            moved = None if gap is None else C.scale(gap, flips)
+        else:
+            moved = _bounded_moves(a, amounts, flips)
+        if moved is None:
             return False
         kind: T.Type = old.type
         for path in paths:
             if name in path:  # 0.001 added to an int makes a float
                 kind = join_types(kind, path[name].type) or T.REAL
-        updated[name] = Value(kind, C.add(old.ctx, C.scale(gap, flips)))
+        updated[name] = Value(kind, C.add(old.ctx, moved))
     for name, value in updated.items():
         a.assign(ir.NameTarget(statement.span, name), value)
     return True
@@ -104,10 +112,17 @@ def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
         if found is None or found[0] in added:
             return None
         name, amount, sign = found
-        if not _effect_free(amount) or ir.names_read(amount) & ({name} | set(added)):
+        if not _effect_free(amount, a) or ir.names_read(amount) & ({name} | set(added)):
             return None
         value = a.expr(amount)
-        if not value.public or value.magnitude() is None or not isinstance(value.type, T.Scalar):
+        if not isinstance(value.type, T.Scalar):
+            return None
+        if not value.public:  # R-if-counted-bounded: its interval bounds it
+            if _interval(value, sign) is None:
+                return None
+            added[name] = Value(value.type, value.ctx, interval=_interval(value, sign))
+            continue
+        if value.magnitude() is None:
             return None
         if value.type.kind != "Integer" and not _literal(amount) and \
                 not (value.exact is not None and value.exact.is_Symbol):
@@ -120,15 +135,64 @@ def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
     return added
 
 
-def _effect_free(expr: ir.Expr) -> bool:
-    """Only constants, names and arithmetic on them, all the way down (no calls)."""
+def _effect_free(expr: ir.Expr | ir.Slice, a: Analysis | None = None) -> bool:
+    """Only constants, names and arithmetic on them, all the way down; with the analysis,
+    also subscripts and calls of pure numeric builtins (np.clip(r[1], 0.0, 1.0))."""
     if isinstance(expr, (ir.Const, ir.Name)):
         return True
     if isinstance(expr, ir.BinOp):
-        return _effect_free(expr.left) and _effect_free(expr.right)
+        return _effect_free(expr.left, a) and _effect_free(expr.right, a)
     if isinstance(expr, ir.UnaryOp):
-        return _effect_free(expr.operand)
+        return _effect_free(expr.operand, a)
+    if a is None:
+        return False
+    if isinstance(expr, ir.Subscript):
+        return _effect_free(expr.value, a) and all(_effect_free(p, a) for p in expr.index)
+    if isinstance(expr, ir.Slice):
+        return all(_effect_free(p, a) for p in (expr.lower, expr.upper, expr.step) if p is not None)
+    if isinstance(expr, ir.Call) and not expr.keywords and a.qualify(expr.func) in _PURE:
+        return all(_effect_free(arg, a) for arg in expr.args)
     return False
+
+
+# Builtins whose calls neither change anything nor spend privacy.
+_PURE = frozenset({"numpy.clip", "builtins.abs", "numpy.abs", "numpy.absolute", "builtins.float",
+                   "builtins.min", "builtins.max", "numpy.minimum", "numpy.maximum"})
+
+
+def _interval(value: Value, sign: int) -> ranges.Interval | None:
+    """The interval of ±value, with finite ends."""
+    found = ranges.of(value)
+    if found is None or any(E.is_inf(end) or end.has(sp.oo, -sp.oo) for end in found):
+        return None
+    return found if sign > 0 else (-found[1], -found[0])
+
+
+def _bounded_moves(a: Analysis, amounts: list[Value | None], flips: C.Context) -> C.Context | None:
+    """How far u moves when some path adds an amount that is not public (R-if-counted-bounded).
+
+    Every path's increment (0 where it adds nothing) lies in the hull [lo, hi] of the
+    amounts' intervals, the same on both runs. A discrete variable that changes (by at
+    least 1) moves it by at most hi − lo, whichever paths the runs take; a variable of
+    another metric is in no test, so the runs take the same path and it moves the
+    amount by its own sensitivity (the largest over the paths)."""
+    intervals = [(E.ZERO, E.ZERO) if v is None else ranges.of(v) for v in amounts]
+    hull: ranges.Interval | None = intervals[0]
+    for interval in intervals[1:]:
+        hull = ranges.hull(hull, interval)
+    if hull is None:
+        return None
+    spread = ranges.width(hull)
+    moved: C.Context = C.scale(spread, flips)
+    for amount in amounts:
+        if amount is None:
+            continue
+        for variable, rate in amount.ctx.items():
+            if T.is_discrete_metric(a.var_types.get(variable, T.REAL)):
+                moved = C.join(moved, {variable: spread})
+            else:
+                moved = C.join(moved, {variable: rate})
+    return moved
 
 
 def _literal(expr: ir.Expr) -> bool:
@@ -189,10 +253,22 @@ def choice_taint(a: Analysis, test: Value, first: Value | None, second: Value | 
     """
     gap = _arm_gap(first, second)
     if gap is None:
+        gap = _hull_gap(first, second)
+    if gap is None:
         return C.blow_up(test.ctx)
     flips = {v: E.ONE if T.is_discrete_metric(a.var_types.get(v, T.REAL)) else r
              for v, r in test.ctx.items()}
     return C.scale(gap, flips)
+
+
+def _hull_gap(first: Value | None, second: Value | None) -> E.Expr | None:
+    """hi − lo of the hull of two numbers' intervals (R-if-bounded-arms): where the
+    condition flips, the value moves from one arm's value to the other's, both in it."""
+    if first is None or second is None or not isinstance(first.type, T.Scalar) \
+            or not isinstance(second.type, T.Scalar) or first.zero_d or second.zero_d:
+        return None
+    hull = ranges.hull(_interval(first, 1), _interval(second, 1))
+    return None if hull is None else ranges.width(hull)
 
 
 def _arm_gap(first: Value | None, second: Value | None) -> E.Expr | None:

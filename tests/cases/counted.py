@@ -155,3 +155,65 @@ def effect_in_the_nested_test(k: Integer, v: MetricVector[L1, Real]) -> Integer:
     elif np.sum(v) > 0.5:
         n += 2
     return n
+
+
+# R-if-counted-bounded: amounts that are not public but lie in a known interval (a
+# clipped entry of the row the test reads): a flip moves the sum by at most the width of
+# the hull of what the paths add. Conditional sums were inf.
+def conditional_clipped_sum(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=1
+    total = 0.0
+    for row in X:
+        if row[0] > 0.5:
+            total += np.clip(row[1], 0.0, 1.0)
+    return total
+
+
+def released_conditional_sum(X: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: X=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    total = 0.0
+    for row in X:
+        if row[0] > 0.5:
+            total += np.clip(row[1], 0.0, 1.0)
+    return laplace_mechanism(1.0, eps, total)
+
+
+def two_conditional_sums(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=3
+    a = 0.0
+    b = 0.0
+    for row in X:
+        if row[0] > 0.5:
+            a += np.clip(row[1], 0.0, 1.0)
+        else:
+            b += np.clip(row[1], 0.0, 2.0)
+    return a + b  # 1 + 2 (truth 2: a row adds to one of them)
+
+
+def subtracted_or_added(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=3
+    total = 0.0
+    if v[0] > 0.5:
+        total -= np.clip(v[1], 0.0, 1.0)
+    else:
+        total += np.clip(v[2], 0.0, 2.0)
+    return total  # from -1 to 2: exact
+
+
+def real_in_the_amount(X: MetricMatrix[L_inf, Data], y: Real) -> Real:  # expect: X=1; y=rows(X)
+    total = 0.0
+    for row in X:
+        if row[0] > 0.5:
+            total += np.clip(y, 0.0, 1.0)  # y is in no test: every row's amount moves
+    return total
+
+
+def bounded_amount_on_a_real_test(x: Real) -> Real:  # expect: x=inf
+    total = 0.0
+    if x > 0.5:
+        total += np.clip(x, 0.0, 1.0)
+    return total
+
+
+# R-if-bounded-arms: the conditional expression of two bounded numbers.
+def conditional_clipped_choice(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=2
+    total = 0.0
+    for row in X:
+        total += np.clip(row[1], 0.0, 1.0) if row[0] > 0.5 else 0.0
+    return total  # (truth 1: np.where gives 1)
