@@ -146,12 +146,16 @@ class StmtLowerer(ExprLowerer):
             return [ir.UnsupportedStmt(span, kind, *effects_of(node), exits=_exits(node))]
         body = self.block(node.body, scope)
         body = without_continue(body) or body
-        stopped = without_break(body, span)
-        if stopped is None:
-            return [ir.For(span, self.target(node.target), self.lower(node.iter), body)]
-        flag, body = stopped
+        target, iterable = self.target(node.target), self.lower(node.iter)
+        if not any(_holds(s, "break") for s in body):
+            return [ir.For(span, target, iterable, body)]
+        # After a break the target keeps the item it had: the loop binds a hidden name,
+        # and the target takes it only while no break has happened.
+        flag, item = f"break@{span.line}:{span.column}", f"item@{span.line}:{span.column}"
+        taken = ir.Assign(span, (target,), ir.Name(span, item))
         return [ir.Assign(span, (ir.NameTarget(span, flag),), ir.Const(span, False)),
-                ir.For(span, self.target(node.target), self.lower(node.iter), body)]
+                ir.For(span, ir.NameTarget(span, item), iterable,
+                       (_unless(flag, (taken, *_stopping(body, flag)), span),))]
 
 
 # Statements a loop body may grow to when ``continue`` is removed (each if that holds one
@@ -190,22 +194,11 @@ def _then(stmts: tuple[ir.Stmt, ...], rest: tuple[ir.Stmt, ...]) -> tuple[ir.Stm
     return (*stmts, *rest)
 
 
-def without_break(body: tuple[ir.Stmt, ...], span: ir.Span) -> tuple[str, tuple[ir.Stmt, ...]] | None:
-    """(flag, body) with the body's ``break`` statements turned into a flag, or None.
-
-    ``break`` sets the flag (False before the loop), and what would run after it
-    runs only while the flag is unset: the iterations left run nothing, so the
-    same statements run in the same order. The flag's name is not an identifier,
-    so it cannot meet the program's own names.
-    """
-    if not any(_holds(s, "break") for s in body):
-        return None
-    flag = f"break@{span.line}:{span.column}"
-    return flag, (_unless(flag, _stopping(body, flag), span),)
-
-
 def _stopping(stmts: tuple[ir.Stmt, ...], flag: str) -> tuple[ir.Stmt, ...]:
-    """stmts with each break setting the flag, and what follows one guarded by it."""
+    """A loop body's statements with each ``break`` setting the flag (False before the
+    loop), and what follows an ``if`` that may break guarded by it: once the flag is set,
+    nothing of the body runs again, which is what ``break`` does. The flag's name is not
+    an identifier, so it cannot meet the program's own names."""
     for position, statement in enumerate(stmts):
         if isinstance(statement, ir.UnsupportedStmt) and statement.kind == "break":
             span = statement.span

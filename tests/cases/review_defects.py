@@ -556,3 +556,31 @@ def _clamped_as_integers(v: Real, lo: Static[int], hi: Static[int]) -> Real:  # 
 
 def clamped_as_large_integers(v: MetricVector[L_inf, Data]) -> Real:  # expect: v=inf
     return _clamped_as_integers(v[0], 4611686018427388415, 4611686018427388417) * 1.0  # E: DPS306
+
+
+# D89 (a review of R-loop-break, the session's own): the for target took every item even
+# after a break, where Python keeps the one it broke on. was: 0, 0 and eps; truth inf,
+# 7 and 8*eps.
+def index_after_a_data_break(x: Real) -> Real:  # expect: x=inf
+    i = 0
+    for i in range(10):
+        if x < i:
+            break
+    return float(i)
+
+
+def index_after_a_public_break(x: Real) -> Real:  # expect: x=18
+    i = 0
+    for i in range(10):
+        if i >= 2:
+            break
+    return (9 - i) * x  # (truth 7: i is 2)
+
+
+def noise_scaled_by_the_break_index(X: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: X=(inf, inf); eps=static; accounting=sequential # E: DPS409
+    i = 0
+    for i in range(10):
+        if i >= 2:
+            break
+    c = float(np.sum(np.clip(X[:, 0], 0.0, 1.0)))
+    return laplace_mechanism(1.0, eps * (10 - i), c)  # E: DPS305
