@@ -37,7 +37,8 @@ def counted_branch(a: Analysis, statement: ir.If, test: Value) -> bool:
     updated: dict[str, Value] = {}
     for name in sorted(set().union(*paths)):
         old = a.env.get(name)
-        if old is None or not isinstance(old.type, T.Scalar) or old.type.kind not in ("Real", "Integer"):
+        if old is None or not isinstance(old.type, T.Scalar) or old.type.kind not in ("Real", "Integer") \
+                or old.zero_d:  # a 0-d array: u += e changes it under every name holding it
             return False
         amounts = [path.get(name) for path in paths]
         if all(amount is None or amount.public for amount in amounts):
@@ -256,8 +257,11 @@ def choice_taint(a: Analysis, test: Value, first: Value | None, second: Value | 
         gap = _hull_gap(first, second)
     if gap is None:
         return C.blow_up(test.ctx)
-    flips = {v: E.ONE if T.is_discrete_metric(a.var_types.get(v, T.REAL)) else r
-             for v, r in test.ctx.items()}
+    # A Bool's own distance bounds how often it flips; a number's truth (``if y``) is a
+    # step: it flips under any change, however small, of a variable that is not discrete.
+    boolean = isinstance(test.type, T.Scalar) and test.type.kind == "Bool"
+    flips = {v: E.ONE if T.is_discrete_metric(a.var_types.get(v, T.REAL))
+             else r if boolean else E.INF for v, r in test.ctx.items()}
     return C.scale(gap, flips)
 
 

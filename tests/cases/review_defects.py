@@ -584,3 +584,39 @@ def noise_scaled_by_the_break_index(X: MetricMatrix[L_inf, Data], eps: Static[fl
             break
     c = float(np.sum(np.clip(X[:, 0], 0.0, 1.0)))
     return laplace_mechanism(1.0, eps * (10 - i), c)  # E: DPS305
+
+
+# D90 (a review of R-if-counted-bounded; R-if-counted had it before): ``u += e`` on a
+# 0-d array changes it under every name holding it, and the counted branch rebound u
+# alone. was: 0; truth 1.
+def counted_into_a_shared_zero_d(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=inf
+    u = np.where(True, 0.0, 0.0)
+    v = u
+    for row in X:
+        if row[0] > 0.5:
+            u += np.clip(row[1], 0.0, 1.0)
+    return float(v)
+
+
+# D91 (the same review; R-if-public-arms had it before): a number's truth (``if y``) flips
+# under any change of y, however small: a Real in it is unbounded. was: 2 and 1; truth inf.
+def truth_of_a_real_row_entry(X: MetricMatrix[L1, Real]) -> Real:  # expect: X=inf
+    total = 0.0
+    for row in X:
+        total += np.clip(row[1], 0.0, 1.0) if row[0] else 0.0
+    return total
+
+
+def truth_of_a_real(y: Real) -> Real:  # expect: y=inf
+    return 1.0 if y else 0.0
+
+
+# D92 (the same review): a 0-d array chosen by a condition lost its mark where the
+# condition's context was added, so op= on it left the arrays it may be unchanged.
+# was: 0; truth 5.
+def zero_d_chosen_by_a_condition(x: Real) -> Real:  # expect: x=inf
+    p = np.where(True, 0.0, 0.0)
+    q = np.where(True, 0.0, 0.0)
+    r = p if x > 0 else q
+    r += 5.0 * x
+    return float(p)
