@@ -1,4 +1,4 @@
-"""R-if-counted: a branch on discrete data that only adds public amounts to numbers.
+"""R-if-counted: a branch on discrete data that adds public or bounded amounts to numbers.
 
 ``if r[0] > 0.5: count += 1`` with r a Data row: where the condition is the
 same on both inputs, both branches move ``count`` alike; where it flips, the
@@ -119,9 +119,10 @@ def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
         if not isinstance(value.type, T.Scalar):
             return None
         if not value.public:  # R-if-counted-bounded: its interval bounds it
-            if _interval(value, sign) is None:
+            interval = _interval(value, sign)
+            if interval is None:
                 return None
-            added[name] = Value(value.type, value.ctx, interval=_interval(value, sign))
+            added[name] = Value(value.type, value.ctx, interval=interval)
             continue
         if value.magnitude() is None:
             return None
