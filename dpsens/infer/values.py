@@ -71,8 +71,9 @@ class Value:
         if C.is_public(ctx):
             return replace(self, ctx=ctx, rows=None, rowwise=None)
         # A tuple's parts would not carry what was added (a branch's condition):
-        # without them, t[k] takes the whole tuple's context. A 0-d array stays one.
-        return Value(self.type, ctx, zero_d=self.zero_d)
+        # without them, t[k] takes the whole tuple's context. The value is the same: its
+        # range (bound, interval) holds still, and a 0-d array stays one.
+        return Value(self.type, ctx, bound=self.bound, interval=self.interval, zero_d=self.zero_d)
 
 
 def number(value: int | float | bool) -> Value:

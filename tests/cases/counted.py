@@ -139,22 +139,22 @@ def public_test_inside(d: MetricMatrix[L_inf, Data], k: Static[int]) -> Integer:
     return n
 
 
-def real_test_inside(k: Integer, x: Real) -> Integer:  # expect: k=inf; x=inf
+def real_test_inside(k: Integer, x: Real) -> Integer:  # expect: k=1; x=inf
     n = 0
     if k > 0:
         n += 1
     elif x > 0.5:
         n += 1
-    return n
+    return n  # R-if (inf); n lies in [0, 1], so k, discrete, moves it by at most 1
 
 
-def effect_in_the_nested_test(k: Integer, v: MetricVector[L1, Real]) -> Integer:  # expect: k=inf; v=inf
+def effect_in_the_nested_test(k: Integer, v: MetricVector[L1, Real]) -> Integer:  # expect: k=2; v=inf
     n = 0
     if k > 0:
         n += 1
     elif np.sum(v) > 0.5:
         n += 2
-    return n
+    return n  # R-if (inf); n lies in [0, 2], so k, discrete, moves it by at most 2
 
 
 # R-if-counted-bounded: amounts that are not public but lie in a known interval (a
@@ -212,8 +212,8 @@ def bounded_amount_on_a_real_test(x: Real) -> Real:  # expect: x=inf
 
 
 # R-if-bounded-arms: the conditional expression of two bounded numbers.
-def conditional_clipped_choice(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=2
+def conditional_clipped_choice(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=1
     total = 0.0
     for row in X:
         total += np.clip(row[1], 0.0, 1.0) if row[0] > 0.5 else 0.0
-    return total  # (truth 1: np.where gives 1)
+    return total  # the value lies in [0, 1]: R-range caps the row at 1, exact
