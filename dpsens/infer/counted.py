@@ -178,13 +178,9 @@ def _bounded_moves(a: Analysis, amounts: list[Value | None], flips: C.Context) -
     least 1) moves it by at most hi − lo, whichever paths the runs take; a variable of
     another metric is in no test, so the runs take the same path and it moves the
     amount by its own sensitivity (the largest over the paths)."""
-    intervals = [(E.ZERO, E.ZERO) if v is None else ranges.of(v) for v in amounts]
-    hull: ranges.Interval | None = intervals[0]
-    for interval in intervals[1:]:
-        hull = ranges.hull(hull, interval)
-    if hull is None:
+    spread = _hull_width([(E.ZERO, E.ZERO) if v is None else ranges.of(v) for v in amounts])
+    if spread is None:
         return None
-    spread = ranges.width(hull)
     moved: C.Context = C.scale(spread, flips)
     for amount in amounts:
         if amount is None:
@@ -272,7 +268,14 @@ def _hull_gap(first: Value | None, second: Value | None) -> E.Expr | None:
     if first is None or second is None or not isinstance(first.type, T.Scalar) \
             or not isinstance(second.type, T.Scalar) or first.zero_d or second.zero_d:
         return None
-    hull = ranges.hull(_interval(first, 1), _interval(second, 1))
+    return _hull_width([_interval(first, 1), _interval(second, 1)])
+
+
+def _hull_width(intervals: list[ranges.Interval | None]) -> E.Expr | None:
+    """hi − lo of the smallest interval holding them all (None: one is not known)."""
+    hull = intervals[0]
+    for interval in intervals[1:]:
+        hull = ranges.hull(hull, interval)
     return None if hull is None else ranges.width(hull)
 
 

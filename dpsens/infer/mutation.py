@@ -212,10 +212,11 @@ class MutationRules:
             self.poisoned = True  # a global or an object of the caller's changes untracked
             return
         store = target.target
-        before = dict(self.env) if before is None else before
+        if before is None and source is not None:  # (op= stores no source: nothing to refresh)
+            before = dict(self.env)
         inner = C.blow_up(C.total(_part_ctx(self._index_part(p)) for p in _inner_index(store)))
         parts = [self._index_part(p) for p in store.index] if isinstance(store, ir.Subscript) else []
-        if source is not None:
+        if source is not None and before is not None:
             value = self.refreshed(value, source, before)
         if not C.is_public(inner):
             value = value.with_ctx(C.add(value.ctx, inner))
