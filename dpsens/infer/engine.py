@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from dpsens import ir
@@ -55,6 +55,9 @@ class _Shared:
     # (loop index, container) -> the variable standing for the row or entry read as
     # container[index] in the body of ``for index in range(...)``.
     row_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)
+    # (loop index, array) -> the variable standing for the mask ``array == index`` in the
+    # body of ``for index in range(...)``: one cell of a partition (loops.py).
+    cell_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
     reads_state: bool = False  # reads a global some function may change (R-global)
     refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
@@ -294,7 +297,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             return Value(T.BOOL, arith.truth(operand))
         if isinstance(e, ir.Compare):
             left, right = arith.unify_sizes(self.operands((e.left, e.right)), self.assume)
-            return arith.compare(left, right, e.op, self._reporter(e.span))
+            return self._own_cell(e, arith.compare(left, right, e.op, self._reporter(e.span)))
         if isinstance(e, ir.BoolOp):
             return arith.boolean(e.op, [self.expr(v) for v in e.values])
         if isinstance(e, ir.IfExp):
@@ -420,6 +423,22 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if read is not None and self.env.get(e.index[0].id) is read[1] \
                     and self.env.get(e.value.id) is read[2]:
                 value = value.with_ctx(C.single(read[0]))  # this iteration's own row (loops.py)
+        return value
+
+    def _own_cell(self, e: ir.Compare, value: Value) -> Value:
+        """``x == i`` in a loop over i: this iteration's cell of a partition (loops.py)."""
+        if e.op != "==" or not value.ctx:
+            return value
+        for array, index in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(array, ir.Name) and isinstance(index, ir.Name):
+                read = self.shared.cell_reads.get((index.id, array.id))
+                if read is not None and self.env.get(index.id) is read[1] \
+                        and self.env.get(array.id) is read[2]:
+                    # Measured in L1 (entries changed), as the variable is: a mask of an
+                    # (L∞, ·) array would otherwise sum to n times its distance.
+                    if isinstance(value.type, (T.Vector, T.Matrix)):
+                        return Value(replace(value.type, norm="L1"), C.single(read[0]),
+                                     bound=value.bound, interval=value.interval)
         return value
 
     def _index_part(self, part: ir.Expr | ir.Slice) -> Value | tuple[Value | None, ...]:

@@ -68,9 +68,10 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     types = {name: a.env[name].type for name in carried}
     mark = (len(a.shared.trace), len(a.shared.samples))
     rows = _indexed_rows(a, s, assigned)
-    if _reads_range_index(s, rows) and _unroll_concretely(a, s, count):
+    cells = _partition_cells(a, s, assigned, element)
+    if _reads_range_index(s, rows, cells) and _unroll_concretely(a, s, count):
         return  # each iteration with its own index: i * x costs i, not max |i|
-    if not rows and not in_place and _reads_range_index(s, rows) \
+    if not rows and not cells and not in_place and _reads_range_index(s, rows, cells) \
             and _summed_over_index(a, s, count, carried, types, element, kept):
         return  # Σ_i of what iteration i adds: a triangular loop is n(n − 1)/2, not n²
     if any(a.env[name].public for name in carried):
@@ -87,7 +88,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     # The iterated arrays: if the body changes one, an element may be read again later.
     iterated = _hold_iterated(a, s, container, element)
     sources = {iterated} if iterated is not None else set()
-    sources |= {m for n in rows for m in (n, *a.alias_group(n)[1])}
+    sources |= {m for n in (*rows, *cells) for m in (n, *a.alias_group(n)[1])}
     for with_elements in (True, False):
         shares: list[tuple[str, E.Expr, E.Expr, C.Context]] = []  # element variable, F, G, container
         share = _element_share(a, container, element) if with_elements else None
@@ -101,7 +102,12 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             # (with the index's and the container's values: a name rebound inside, by a
             # comprehension or a closure's parameter, is another index or array)
             reads[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[union-attr]
+        masks = {}
+        for name, (variable, factor, gaussian, source) in (cells.items() if with_elements else ()):
+            shares.append((variable, factor, gaussian, source))
+            masks[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[union-attr]
         a.shared.row_reads.update(reads)
+        a.shared.cell_reads.update(masks)
         try:
             for attempt in range(2):
                 pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
@@ -118,6 +124,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         finally:
             for key in reads:
                 a.shared.row_reads.pop(key, None)
+            for key in masks:
+                a.shared.cell_reads.pop(key, None)
         # A store into the iterated array (through any alias or view), or a call that
         # may change it, changes the elements later iterations read (and can copy one
         # element into a later one): run again with the array carried, every iteration
@@ -422,14 +430,16 @@ def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str]) -> b
     return False
 
 
-def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr, E.Expr]]) -> bool:
-    """``for i in range(...)`` whose body reads i other than to pick its own rows."""
+def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr, E.Expr]],
+                       cells: Mapping[str, object]) -> bool:
+    """``for i in range(...)`` whose body reads i other than to pick its own rows or cells."""
     if not (isinstance(s.iter, ir.Call) and isinstance(s.target, ir.NameTarget)
             and ir.dotted_name(s.iter.func) == "range"):
         return False
     index = s.target.id
     uses = _count_name(s.body, index)
-    return uses > sum(len(_row_subscripts(s.body, index, name)) for name in rows)
+    return uses > sum(len(_row_subscripts(s.body, index, name)) for name in rows) \
+        + sum(len(_cell_tests(s.body, index, name)) for name in cells)
 
 
 def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple[str, E.Expr, E.Expr]]:
@@ -464,6 +474,56 @@ def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple
         if share is not None:
             found[name] = share
     return found
+
+
+def _partition_cells(a: Analysis, s: ir.For, assigned: set[str], index: Value
+                     ) -> dict[str, tuple[str, E.Expr, E.Expr, C.Context]]:
+    """Arrays of discrete entries the body tests as ``x == i`` with i the index of a range
+    loop over public bounds (R-loop-partition): iteration i's mask is cell i of a
+    partition of the entries, since an entry equals at most one of the distinct indices.
+
+    A changed entry leaves one cell and enters at most one other, so the masks' L1
+    distances d_i (entries changed in cell i) sum to at most 2c, with c the entries
+    changed, and √(Σ_i d_i²) ≤ √(max_i d_i · Σ_i d_i) ≤ √2·c; each mask is at most c
+    away. An entry that changes moves by at least 1 (a discrete metric), so c is at most
+    the array's distance times 1 (L1), √n (L2: c ≤ Σ|Δ| ≤ √n·‖Δ‖₂) or n (L∞), with n
+    the entries of a vector or of a matrix row (a matrix's distance sums its rows').
+    Each gets a fresh variable for the mask with F = 2, G = √2 and, as its container,
+    c's bound; the body must not assign the array or the index.
+    """
+    if not (isinstance(s.iter, ir.Call) and a.qualify(s.iter.func) == "builtins.range"
+            and isinstance(s.target, ir.NameTarget) and s.target.id not in assigned
+            and C.is_public(index.ctx)):
+        return {}
+    if any(isinstance(n, (ir.Lambda, ir.Function)) for n in ir.nodes(s.body)):
+        return {}  # a closure's own parameter could be named like the index
+    found: dict[str, tuple[str, E.Expr, E.Expr, C.Context]] = {}
+    names = {n for node in ir.nodes(s.body) if isinstance(node, ir.Compare)
+             for n in (_name_of(node.left), _name_of(node.right)) if n is not None}
+    for name in sorted(names - assigned - {s.target.id}):
+        value = a.env.get(name)
+        if value is None or not value.ctx or not _cell_tests(s.body, s.target.id, name):
+            continue
+        t = value.type
+        if not (isinstance(t, (T.Vector, T.Matrix)) and T.is_discrete_metric(t)):
+            continue
+        n = t.length if isinstance(t, T.Vector) else t.cols
+        changed = {"L1": E.ONE, "L2": E.sqrt(n), "L_inf": n}.get(t.norm)
+        if changed is None:
+            continue
+        variable = a.fresh_variable("cell", T.Vector("L1", "Integer", n))
+        found[name] = (variable, E.number(2), E.sqrt(E.number(2)), C.scale(changed, value.ctx))
+    return found
+
+
+def _cell_tests(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.Compare]:
+    """The tests ``name == index`` (either way round) in a body."""
+    return [n for n in ir.nodes(body) if isinstance(n, ir.Compare) and n.op == "=="
+            and {_name_of(n.left), _name_of(n.right)} == {name, index}]
+
+
+def _name_of(e: ir.Expr) -> str | None:
+    return e.id if isinstance(e, ir.Name) else None
 
 
 def _subscripted_names(body: tuple[ir.Stmt, ...]) -> set[str]:

@@ -8,7 +8,8 @@ and one record can move every count.
 
 import numpy as np
 
-from dpsens import L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, laplace_mechanism
+from dpsens import (L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static,
+                    gaussian_mechanism, laplace_mechanism)
 
 
 def ages(data: MetricMatrix[L_inf, Data], k: Static[int]) -> MetricVector[L1, Integer]:  # expect: data=2; k=static
@@ -68,3 +69,95 @@ def nonzero_records(v: MetricVector[L1, Data]) -> Real:  # expect: v=1
 
 def nonzero_reals(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
     return float(np.count_nonzero(v))  # a tiny move leaves zero
+
+
+# R-loop-partition: ``x == i`` over the distinct indices of a range loop are the cells
+# of a partition of x's entries. A changed entry leaves one cell and enters at most
+# one other: the counts move by 2 together, and their releases cost 2ε, not kε.
+
+
+def counted_by_loop(v: MetricVector[L1, Data], k: Static[int]) -> list[Real]:  # expect: v=2; k=static; assumes=k >= 0
+    counts = []
+    for b in range(k):
+        counts.append(float(np.sum(v == b)))
+    return counts
+
+
+def released_by_loop(v: MetricVector[L1, Data], k: Static[int], eps: Static[float]) -> Priv[list[Real]]:  # expect: v=(2*eps, 0); k=static; eps=static; assumes=eps > 0, k >= 0; accounting=sequential
+    released = []
+    for b in range(k):
+        released.append(laplace_mechanism(1.0, eps, float(np.sum(v == b))))
+    return released
+
+
+def four_bins_released(v: MetricVector[L1, Integer], eps: Static[float]) -> Priv[list[Real]]:  # expect: v=(2*eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    released = []
+    for b in range(4):  # a short loop is no longer unrolled into 4 sequential releases
+        released.append(laplace_mechanism(1.0, eps, float(np.count_nonzero(b == v))))
+    return released
+
+
+def gaussian_bins(v: MetricVector[L1, Data], k: Static[int]) -> Priv[list[Real]]:  # expect: v=(1.46517, 1/100000); k=static; assumes=k >= 0; accounting=gdp
+    released = []
+    for b in range(k):
+        released.append(gaussian_mechanism(1.0, 1.0, 1e-5, float(np.sum(v == b))))
+    return released
+
+
+def every_record_may_move(v: MetricVector[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: v=2*len(v); k=static; assumes=k >= 0
+    counts = []
+    for b in range(k):
+        counts.append(float(np.sum(v == b)))
+    return counts
+
+
+def cells_of_rows(m: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: m=2*cols(m); k=static; assumes=k >= 0
+    counts = []
+    for b in range(k):
+        counts.append(float(np.sum(m == b)))
+    return counts
+
+
+def cells_of_a_column(m: MetricMatrix[L_inf, Data], k: Static[int]) -> Real:  # expect: m=2; k=static; assumes=k >= 0
+    column = m[:, 0]
+    total = 0.0
+    for b in range(k):
+        total = total + float(np.sum(column == b))
+    return total
+
+
+def cells_and_the_whole(v: MetricVector[L1, Data], k: Static[int]) -> list[Real]:  # expect: v=k + 2; k=static; assumes=k >= 0
+    counts = []
+    for b in range(k):
+        counts.append(float(np.sum(v == b)) + float(np.count_nonzero(v)))
+    return counts
+
+
+def cells_need_a_public_index(v: MetricVector[L1, Data], k: Integer) -> list[Real]:  # expect: v=inf; k=inf
+    counts = []
+    for b in range(k):
+        counts.append(float(np.sum(v == b)))
+    return counts
+
+
+def cells_of_reals(v: MetricVector[L1, Real], k: Static[int]) -> list[Real]:  # expect: v=inf; k=static; assumes=k >= 0
+    counts = []
+    for b in range(k):
+        counts.append(float(np.sum(v == b)))  # a tiny move leaves a cell
+    return counts
+
+
+def cells_of_a_changed_array(v: MetricVector[L1, Data], k: Static[int]) -> list[Real]:  # expect: v=k; k=static; assumes=k >= 0
+    w = np.array(v)
+    counts = []
+    for b in range(k):
+        counts.append(float(np.sum(w == b)))
+        w += 1  # w == b is v == 0 every time: one cell, counted k times
+    return counts
+
+
+def not_a_partition(v: MetricVector[L1, Data], k: Static[int]) -> list[Real]:  # expect: v=k; k=static; assumes=k >= 0
+    counts = []
+    for b in range(k):
+        counts.append(float(np.sum(v <= b)))  # cumulative: one entry is in many
+    return counts
