@@ -147,15 +147,26 @@ class StmtLowerer(ExprLowerer):
         body = self.block(node.body, scope)
         body = without_continue(body) or body
         target, iterable = self.target(node.target), self.lower(node.iter)
+        where = f"{span.line}:{span.column}"
+        before: list[ir.Stmt] = []
+        after: list[ir.Stmt] = []
+        if any(_holds(s, "return") for s in body):
+            # R-loop-return: ``return e`` in the body is ``value = e; returned = True;
+            # break``, and the loop is followed by ``if returned: return value``.
+            returned, value = f"return@{where}", f"value@{where}"
+            body = _returning(body, returned, value)
+            before.append(_set(returned, False, span))
+            after.append(ir.If(span, ir.Name(span, returned),
+                               (ir.Return(span, ir.Name(span, value)),), ()))
         if not any(_holds(s, "break") for s in body):
-            return [ir.For(span, target, iterable, body)]
+            return [*before, ir.For(span, target, iterable, body), *after]
         # After a break the target keeps the item it had: the loop binds a hidden name,
         # and the target takes it only while no break has happened.
-        flag, item = f"break@{span.line}:{span.column}", f"item@{span.line}:{span.column}"
+        flag, item = f"break@{where}", f"item@{where}"
         taken = ir.Assign(span, (target,), ir.Name(span, item))
-        return [ir.Assign(span, (ir.NameTarget(span, flag),), ir.Const(span, False)),
+        return [*before, _set(flag, False, span),
                 ir.For(span, ir.NameTarget(span, item), iterable,
-                       (_unless(flag, (taken, *_stopping(body, flag)), span),))]
+                       (_unless(flag, (taken, *_stopping(body, flag)), span),)), *after]
 
 
 # Statements a loop body may grow to when ``continue`` is removed (each if that holds one
@@ -202,7 +213,7 @@ def _stopping(stmts: tuple[ir.Stmt, ...], flag: str) -> tuple[ir.Stmt, ...]:
     for position, statement in enumerate(stmts):
         if isinstance(statement, ir.UnsupportedStmt) and statement.kind == "break":
             span = statement.span
-            return (*stmts[:position], ir.Assign(span, (ir.NameTarget(span, flag),), ir.Const(span, True)))
+            return (*stmts[:position], _set(flag, True, span))
         if isinstance(statement, ir.If) and _holds(statement, "break"):
             branch = ir.If(statement.span, statement.test, _stopping(statement.body, flag),
                            _stopping(statement.orelse, flag))
@@ -212,14 +223,38 @@ def _stopping(stmts: tuple[ir.Stmt, ...], flag: str) -> tuple[ir.Stmt, ...]:
     return stmts
 
 
+def _returning(stmts: tuple[ir.Stmt, ...], returned: str, value: str) -> tuple[ir.Stmt, ...]:
+    """A loop body's statements with each ``return e`` (in it or its branches) keeping e
+    in ``value``, setting ``returned`` and breaking; what follows a return never runs."""
+    out: list[ir.Stmt] = []
+    for statement in stmts:
+        if isinstance(statement, ir.Return):
+            span = statement.span
+            kept = statement.value if statement.value is not None else ir.Const(span, None)
+            return (*out, ir.Assign(span, (ir.NameTarget(span, value),), kept),
+                    _set(returned, True, span), ir.UnsupportedStmt(span, "break", exits=True))
+        if isinstance(statement, ir.If) and _holds(statement, "return"):
+            statement = ir.If(statement.span, statement.test,
+                              _returning(statement.body, returned, value),
+                              _returning(statement.orelse, returned, value))
+        out.append(statement)
+    return tuple(out)
+
+
+def _set(name: str, truth: bool, span: ir.Span) -> ir.Assign:
+    return ir.Assign(span, (ir.NameTarget(span, name),), ir.Const(span, truth))
+
+
 def _unless(flag: str, stmts: tuple[ir.Stmt, ...], span: ir.Span) -> ir.If:
     return ir.If(span, ir.UnaryOp(span, "not", ir.Name(span, flag)), stmts, ())
 
 
 def _holds(statement: ir.Stmt, kind: str) -> bool:
-    """Whether the statement is, or its branches hold, a break or continue of the enclosing
-    loop (one inside a with or try block stays in that unsupported statement, which may
-    exit)."""
+    """Whether the statement is, or its branches hold, a break, continue or return of the
+    enclosing loop (one inside a with or try block stays in that unsupported statement,
+    which may exit; a nested loop's return is rewritten by that loop into an if)."""
+    if isinstance(statement, ir.Return):
+        return kind == "return"
     if isinstance(statement, ir.UnsupportedStmt):
         return statement.kind == kind
     if isinstance(statement, ir.If):

@@ -281,3 +281,58 @@ def break_and_continue(x: Real, n: Static[int]) -> Real:  # expect: x=3*n; n=sta
             break
         total += 3.0 * x
     return total
+
+
+# R-loop-return: ``return e`` in a loop body is ``value = e; returned = True; break``,
+# and the loop is followed by ``if returned: return value`` (it was DPS201 and inf).
+def returned_at_a_static_index(x: Real, k: Static[int]) -> Real:  # expect: x=3; k=static; assumes=k >= 0
+    for i in range(k):
+        if i == 3:
+            return 3 * x
+    return x
+
+
+def returned_from_a_nested_loop(x: Real, k: Static[int]) -> Real:  # expect: x=2; k=static; assumes=k >= 0
+    for i in range(k):
+        for j in range(k):
+            if i + j == 5:
+                return x * 2
+    return x
+
+
+def returned_midway(x: Real, k: Static[int]) -> Real:  # expect: x=2*k; k=static; assumes=k >= 0
+    s = 0.0
+    for i in range(k):
+        s = s + x
+        if i == 2:
+            return s  # 3x; the loop's own bound covers it (truth 5 for k >= 3, else 2k)
+        s = s + x
+    return s
+
+
+def returned_on_a_data_entry(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    for i in range(len(v)):
+        if v[i] > 0:
+            return v[i]  # which entry returns moves with the data
+    return 0.0
+
+
+def returned_on_a_noisy_value(X: MetricMatrix[L_inf, Data], eps: Static[float], k: Static[int]) -> Priv[Integer]:  # expect: X=(eps*k, 0); eps=static; k=static; assumes=eps > 0, k >= 0; accounting=basic
+    for j in range(k):
+        s = laplace_mechanism(1.0, eps, float(np.sum(np.clip(X[:, 0], 0.0, 1.0))))
+        if s > 10.0 + j:
+            return j  # post-processing of the releases so far
+    return -1
+
+
+def returned_raw_in_a_loop(X: MetricMatrix[L_inf, Data], k: Static[int]) -> Priv[Real]:  # expect: X=(inf, inf); k=static; assumes=k >= 0; accounting=released # E: DPS403
+    for j in range(k):
+        if j == 1:
+            return float(np.sum(X))
+    return 0.0
+
+
+def returned_from_an_unsupported_loop(x: Real) -> Real:  # expect: x=inf
+    for c in "ab":  # E: DPS201
+        return x
+    return 0.0

@@ -209,8 +209,8 @@ def out_argument(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real: 
     return np.sum(v)
 
 
-def return_in_stepped_loop(x: Real) -> Real:  # expect: x=inf
-    for _ in range(0, 10, 2):  # E: DPS201
+def return_in_stepped_loop(x: Real) -> Real:  # expect: x=5
+    for _ in range(0, 10, 2):  # R-loop-return (it was dropped, then DPS201)
         return 5 * x
     return 0.0
 

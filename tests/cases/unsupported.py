@@ -68,8 +68,8 @@ def unresolved(x: Real) -> Real:  # expect: x=inf; returns=unknown
     return missing_global  # E: DPS206
 
 
-def return_in_loop(x: Real) -> Real:  # expect: x=inf; returns=Real
-    for _ in range(3):  # E: DPS201
+def return_in_loop(x: Real) -> Real:  # expect: x=1; returns=Real
+    for _ in range(3):  # supported now: R-loop-return
         return x
     return x
 
