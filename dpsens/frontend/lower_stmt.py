@@ -147,13 +147,12 @@ class StmtLowerer(ExprLowerer):
         body = self.block(node.body, scope)
         body = without_continue(body) or body
         target, iterable = self.target(node.target), self.lower(node.iter)
-        where = f"{span.line}:{span.column}"
         before: list[ir.Stmt] = []
         after: list[ir.Stmt] = []
         if any(_holds(s, "return") for s in body):
             # R-loop-return: ``return e`` in the body is ``value = e; returned = True;
             # break``, and the loop is followed by ``if returned: return value``.
-            returned, value = f"return@{where}", f"value@{where}"
+            returned, value = f"return@{_place(span)}", f"value@{_place(span)}"
             body = _returning(body, returned, value)
             before.append(_set(returned, False, span))
             after.append(ir.If(span, ir.Name(span, returned),
@@ -162,7 +161,7 @@ class StmtLowerer(ExprLowerer):
             return [*before, ir.For(span, target, iterable, body), *after]
         # After a break the target keeps the item it had: the loop binds a hidden name,
         # and the target takes it only while no break has happened.
-        flag, item = f"break@{where}", f"item@{where}"
+        flag, item = f"break@{_place(span)}", f"item@{_place(span)}"
         taken = ir.Assign(span, (target,), ir.Name(span, item))
         return [*before, _set(flag, False, span),
                 ir.For(span, ir.NameTarget(span, item), iterable,
@@ -221,6 +220,12 @@ def _stopping(stmts: tuple[ir.Stmt, ...], flag: str) -> tuple[ir.Stmt, ...]:
             guarded = (_unless(flag, rest, statement.span),) if rest else ()
             return (*stmts[:position], branch, *guarded)
     return stmts
+
+
+def _place(span: ir.Span) -> str:
+    """line:column, for hidden names (only when needed: a span resolves its position
+    lazily, and the first resolution in a module costs about as much as parsing it)."""
+    return f"{span.line}:{span.column}"
 
 
 def _returning(stmts: tuple[ir.Stmt, ...], returned: str, value: str) -> tuple[ir.Stmt, ...]:

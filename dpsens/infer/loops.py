@@ -85,6 +85,17 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             after = probe.env[name].type
             if a.env[name].public and type(after) is type(types[name]):
                 types[name] = after
+        targets = target_names(s.target, stores=True)
+        # (Only with a public count, and no array changed in place: an element read from
+        # one would change with it.)
+        steady = _steady_publics(a, s, element, repetitions, mark, types, {
+            name for name in rebound & set(carried) - targets
+            if a.env[name].public and C.is_public(probe.env[name].ctx)}) \
+            if count.public and not in_place else {}
+    else:
+        steady = {}
+    outside = {name: a.env[name] for name in steady}
+    carried = [name for name in carried if name not in steady]
     # The iterated arrays: if the body changes one, an element may be read again later.
     iterated = _hold_iterated(a, s, container, element)
     sources = {iterated} if iterated is not None else set()
@@ -115,7 +126,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
                                      zero_d=a.env[name].zero_d) for name in carried}
                 if not with_elements and iterated in pseudo:
                     abstract = Value(element.type, C.single(pseudo[iterated]))
-                body = _run_body(a, s, abstract, start, repetitions)
+                body = _run_body(a, s, abstract, {**steady, **start}, repetitions)
                 changed = {n: join_types(types[n], body.env[n].type) for n in carried}
                 if all(changed[n] == types[n] for n in carried) or attempt == 1:
                     break
@@ -138,6 +149,9 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         if not with_elements or not moved:
             break
         _rollback(a, mark)
+        # The steady values were found with the elements as they were: carried again.
+        carried.extend(steady)
+        steady, outside = {}, {}
         for name in moved:
             if name not in carried:  # changed through an alias or by a call
                 carried.append(name)
@@ -183,6 +197,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         if name in body.env:
             local = body.env[name]
             a.env[name] = Value(local.type, C.substitute(local.ctx, before_last))
+    for name, before in outside.items():  # (a loop may run no iteration: join)
+        a.env[name] = join(before, body.env[name])
     for name in sorted(set(a.env) - assigned - set(carried)):
         if body.env.get(name) is not a.env[name]:
             # Changed without an assignment (a store through an alias, an
@@ -417,6 +433,34 @@ def _run_body(a: Analysis, s: ir.For, element: Value, start: dict[str, Value],
 
 
 CONCRETE_LIMIT = 64  # iterations run one by one when public values change in the loop
+
+
+def _steady_publics(a: Analysis, s: ir.For, element: Value, repetitions: E.Expr,
+                    mark: tuple[int, int], types: dict[str, T.Type], candidates: set[str]
+                    ) -> dict[str, Value]:
+    """R-loop-public: the candidates (carried values public at the start) that the body
+    keeps public whatever the other carried values are, each as a public value of its type.
+
+    By induction they are public at the start of every iteration, so they need no loop
+    variable, which would stand for a value that may move with the data: a release that
+    reads one (``acc = acc + gaussian(…, f(row, acc))`` in an outer loop) would be paid
+    as if it did (δ = ∞ where the loop variable may not move at all). The body is run
+    with the candidates public and every other carried value a fresh variable; those
+    that do not stay public (or change type) are dropped, until none is.
+    """
+    steady = set(candidates)
+    while steady:
+        start = {name: Value(t, C.EMPTY, zero_d=a.env[name].zero_d) if name in steady else
+                 Value(t, C.single(a.fresh_variable("loop", t)), zero_d=a.env[name].zero_d)
+                 for name, t in types.items()}
+        body = _run_body(a, s, element, start, repetitions)
+        _rollback(a, mark)
+        kept = {name for name in steady if C.is_public(body.env[name].ctx)
+                and body.env[name].type == types[name]}
+        if kept == steady:
+            return {name: start[name] for name in sorted(steady)}
+        steady = kept
+    return {}
 
 
 def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str]) -> bool:

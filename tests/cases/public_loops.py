@@ -51,7 +51,7 @@ def symbolic_count_is_not_unrolled(x: Real, k: Static[int]) -> Real:  # expect: 
     c = 0
     for _ in range(k):
         c = c + 1
-        s = s + c * x
+        s = s + c * x  # E: DPS305
     return s
 
 

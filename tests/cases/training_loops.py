@@ -36,3 +36,35 @@ def model_from_a_record(data: MetricMatrix[L_inf, Data], eps: Static[float], dl:
         g = unbox(gradient(model, data[i, :]), Record, cols(data))
         out = out + gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
     return out
+
+
+# R-loop-public: a value public at the start that every iteration keeps public (a model
+# updated only with noised values) needs no loop variable. Epochs of per-record steps
+# compose as n of them; their delta was inf (the outer loop's variable for the model
+# looked as if it moved with each record).
+def epochs_of_per_record_steps(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float], eta: Static[float], n: Static[int]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(eps*n, dl*n); eps=static; dl=static; eta=static; n=static; assumes=dl < 1, dl > 0, eps > 0, n >= 0; accounting=basic
+    model = np.zeros(cols(data))
+    for _ in range(n):
+        for i in range(rows(data)):
+            g = unbox(gradient(model, data[i, :]), Record, cols(data))
+            model = model - eta * gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
+    return model
+
+
+def epochs_of_feedback(data: MetricMatrix[L_inf, Data], n: Static[int]) -> Priv[Real]:  # expect: data=(n/2, n/1000000); n=static; assumes=n >= 0; accounting=basic
+    acc = 0.0
+    for _ in range(n):
+        for i in range(rows(data)):
+            v = float(np.clip(data[i, 0] - acc, 0.0, 1.0))
+            acc = acc + gaussian_mechanism(1.0, 0.5, 1e-6, v)
+    return acc
+
+
+def epochs_with_a_raw_step(data: MetricMatrix[L_inf, Data], n: Static[int]) -> Priv[Real]:  # expect: data=(inf, inf); n=static; assumes=n >= 0; accounting=released # E: DPS403
+    acc = 0.0
+    for _ in range(n):
+        for i in range(rows(data)):
+            v = float(np.clip(data[i, 0] - acc, 0.0, 1.0))
+            acc = acc + gaussian_mechanism(1.0, 0.5, 1e-6, v)  # E: DPS402
+        acc = acc + float(np.clip(data[0, 0], 0.0, 1.0))  # not noised: acc is not public
+    return acc
