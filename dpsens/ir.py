@@ -237,6 +237,14 @@ class Return:
 
 
 @dataclass(frozen=True)
+class Raise:
+    """``raise value`` (value None for a bare raise); ``assert t, m`` is ``if not t: raise m``."""
+
+    span: Span
+    value: Expr | None
+
+
+@dataclass(frozen=True)
 class If:
     """``if test: body else: orelse`` (elif is a nested If in orelse)."""
 
@@ -283,7 +291,7 @@ class UnsupportedStmt:
     exits: bool = False  # may return, break or continue: the whole result is unknown
 
 
-Stmt = Union[Assign, AugAssign, Return, If, For, ExprStmt, FunctionDef, UnsupportedStmt]
+Stmt = Union[Assign, AugAssign, Return, Raise, If, For, ExprStmt, FunctionDef, UnsupportedStmt]
 
 
 @dataclass(frozen=True)

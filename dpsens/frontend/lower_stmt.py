@@ -12,7 +12,7 @@ from dpsens.frontend.lower_expr import ExprLowerer, effects_of
 _UNSUPPORTED_STATEMENTS = {
     cst.While: "while loop", cst.Try: "try statement", cst.With: "with statement",
     cst.ClassDef: "class definition", cst.Del: "del statement", cst.Global: "global statement",
-    cst.Nonlocal: "nonlocal statement", cst.Raise: "raise statement", cst.Break: "break",
+    cst.Nonlocal: "nonlocal statement", cst.Break: "break",
     cst.Continue: "continue", cst.Import: "import inside a function",
     cst.ImportFrom: "import inside a function", cst.Match: "match statement",
 }
@@ -102,10 +102,15 @@ class StmtLowerer(ExprLowerer):
             return ir.AugAssign(span, self.target(node.target), op, self.lower(node.value))
         if isinstance(node, cst.Return):
             return ir.Return(span, None if node.value is None else self.lower(node.value))
+        if isinstance(node, cst.Raise):
+            raised = [e for e in (node.exc, node.cause.item if node.cause else None) if e is not None]
+            value = None if not raised else self.lower(raised[0]) if len(raised) == 1 else \
+                ir.TupleExpr(span, tuple(self.lower(e) for e in raised))
+            return ir.Raise(span, value)
         if isinstance(node, cst.Assert):
-            # An assert only restricts where the function returns; the bound
-            # holds wherever it does, so the test is evaluated and dropped.
-            return ir.ExprStmt(span, self.lower(node.test))
+            # Python's own meaning: the message is evaluated only when the test fails.
+            failed = ir.Raise(span, None if node.msg is None else self.lower(node.msg))
+            return ir.If(span, ir.UnaryOp(span, "not", self.lower(node.test)), (failed,), ())
         if isinstance(node, cst.Pass) or \
                 isinstance(node, cst.Expr) and isinstance(node.value, cst.Ellipsis):
             return ir.ExprStmt(span, ir.Const(span, None))  # ``...`` as a statement does nothing
@@ -284,10 +289,11 @@ def _augmented_operator(operator: cst.BaseAugOp) -> str:
 
 
 def _exits(node: cst.CSTNode) -> bool:
-    """Whether a statement may leave its block early (return, break, continue, yield)."""
+    """Whether a statement may leave its block early (return, break, continue, yield, raise
+    or a failing assert, which a privacy function's caller sees: R-observed)."""
     if isinstance(node, (cst.Return, cst.Break, cst.Continue)):
         return True
-    return _contains(node, (cst.Return, cst.Break, cst.Continue, cst.Yield))
+    return _contains(node, (cst.Return, cst.Break, cst.Continue, cst.Yield, cst.Raise, cst.Assert))
 
 
 def _is_generator(node: cst.FunctionDef) -> bool:

@@ -106,7 +106,10 @@ class CallRules:
         """A call that does not fit its rule or signature: unknown; ``call`` forgets its arguments."""
         self.report(span, code, message)
         self.shared.refusals += 1
-        return unknown(C.total(v.ctx for v in inputs))
+        result = unknown(C.total(v.ctx for v in inputs))
+        if code == "DPS203":  # code of its own, which runs: it may print what it is given
+            self.observe(result.ctx)
+        return result
 
     def _forget_mutated_arguments(self: Analysis, e: ir.Call, callee: Value,
                                   args: Sequence[Value], keywords: dict[str, Value],
@@ -160,6 +163,7 @@ class CallRules:
                 self.forget_contents(expr)
             return result
         self.report(e.span, "DPS203", f"call to '{label}' has no dpsens rule or analyzable body")
+        self.observe(result.ctx)  # it may print or send what it is given
         for expr in (*e.args, *(k.value for k in e.keywords)):
             self.invalidate(expr, result.ctx)
         return result
@@ -221,7 +225,12 @@ class CallRules:
             bound = bind(names, [p.has_default for p in summary.params], args, keywords)
         except BindError as error:
             return self.refuse(span, f"{summary.name}() {error}", (*args, *keywords.values()))
-        return CallSite(self, summary, bound, span).result()
+        result = CallSite(self, summary, bound, span).result()
+        if summary.observes:  # R-observed: what the callee shows besides its result
+            shown = C.total(bound[name].ctx for name in sorted(summary.observed)  # type: ignore[union-attr]
+                            if bound.get(name) is not None)
+            self.observe(C.blow_up(shown))
+        return result
 
     # -- lambdas and nested functions -----------------------------------------
     def call_closure(self: Analysis, closure: object, args: Sequence[Value],

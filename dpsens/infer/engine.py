@@ -55,6 +55,10 @@ class _Shared:
     # (loop index, container) -> the variable standing for the row or entry read as
     # container[index] in the body of ``for index in range(...)``.
     row_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)
+    # What the run shows besides its result (raising, an unknown call's output), and how
+    # many such effects were met (stmts.observe).
+    observed: C.Context = field(default_factory=dict)
+    observations: int = 0
     # (loop index, array) -> the variable standing for the mask ``array == index`` in the
     # body of ``for index in range(...)``: one cell of a partition (loops.py).
     cell_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)

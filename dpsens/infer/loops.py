@@ -38,21 +38,29 @@ def run_loop(a: Analysis, s: ir.For) -> None:
             a.statement(statement)
         return
     iteration = _iteration(a, s)
-    assigned = _assigned(s.body)
-    if iteration is None or _contains_return(s.body):
-        if iteration is not None:
-            a.report(s.span, "DPS201", "return inside a loop is not supported")
-        if _contains_return(s.body):
-            a.poisoned = True
-        for name in assigned | target_names(s.target, stores=True):
-            a.env[name] = unknown(a.tracked())
-        # The body may write into what the target is an element of (for r in (w,): r += x).
-        a.record_loop_aliases(s.target, s.iter)
-        for name in sorted(_changed_in_place(s.body)):
-            if name in a.env:
-                a.invalidate(ir.Name(s.span, name), C.blow_up(a.tracked()))
+    if iteration is not None:
+        seen = a.shared.observations
+        _counted_loop(a, s, *iteration)
+        count = iteration[0]
+        if a.shared.observations != seen and not count.public:
+            a.observe(C.blow_up(count.ctx))  # how often it raised or printed (R-observed)
         return
-    count, element, container = iteration
+    # An unsupported iterable (DPS201): the body is not analyzed.
+    if any(isinstance(n, (ir.Return, ir.Raise, ir.Call)) for n in ir.nodes(s.body)):
+        a.poisoned = True  # it may return, raise or print anything
+    for name in _assigned(s.body) | target_names(s.target, stores=True):
+        a.env[name] = unknown(a.tracked())
+    # The body may write into what the target is an element of (for r in (w,): r += x).
+    a.record_loop_aliases(s.target, s.iter)
+    for name in sorted(_changed_in_place(s.body)):
+        if name in a.env:
+            a.invalidate(ir.Name(s.span, name), C.blow_up(a.tracked()))
+
+
+def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, container: T.Type | None
+                  ) -> None:
+    """A loop over a supported iterable, ``count`` iterations of ``element``."""
+    assigned = _assigned(s.body)
     # A loop that may run no iteration leaves its target as it was (i = 10; for i in range(0)).
     kept = {name: a.env[name] for name in target_names(s.target, stores=True) if name in a.env} \
         if count.exact is None or count.exact.is_positive is not True else {}  # (a count is whole)
@@ -1085,13 +1093,3 @@ def _store_bases(target: ir.Target) -> set[str]:
         return {target.base}
     return set()
 
-
-def _contains_return(body: tuple[ir.Stmt, ...]) -> bool:
-    for statement in body:
-        if isinstance(statement, ir.Return):
-            return True
-        if isinstance(statement, ir.If) and _contains_return(statement.body + statement.orelse):
-            return True
-        if isinstance(statement, ir.For) and _contains_return(statement.body):
-            return True
-    return False

@@ -193,6 +193,7 @@ class PrivacyRules:
         items = self.close_samples(list(self.ledger.items), 0)
         items = self._attribute(items, summary)
         released = C.substitute(result.ctx, self.shared.sample_sources)
+        seen = self.observed_inputs()
         methods = set()
         for param in summary.params:
             if param.static:
@@ -200,11 +201,14 @@ class PrivacyRules:
             history = L.project(items, param.name)
             summary.histories[param.name] = history
             leak = released.get(param.name, E.ZERO)
-            if not E.is_zero(leak):
+            if not E.is_zero(leak) or not E.is_zero(seen.get(param.name, E.ZERO)):
                 why = "the returned value depends on it" if not E.is_inf(leak) else \
                     ("the returned value may depend on it without bound (through noise-free "
                      "arithmetic, or a construct the analysis could not follow: see the "
                      "other diagnostics of this function)")
+                if E.is_zero(leak):  # R-observed
+                    why = ("whether the function raises (an assert, a raise), or what a call "
+                           "it cannot analyze is given, depends on it")
                 self.report(self.function_span, "DPS403", f"'{param.name}' is released without "
                             f"noise: {why}")
                 param.epsilon, param.delta = E.INF, E.INF

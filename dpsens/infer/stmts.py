@@ -12,6 +12,7 @@ from dpsens.infer.values import (UNKNOWN, Value, decided, detached, is_list, joi
                                  unknown)
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.sym import context as C
+from dpsens.sym import expr as E
 
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis, Env
@@ -60,8 +61,32 @@ class StatementRules:
             if isinstance(statement, ir.Return):
                 value = self.expr(statement.value) if statement.value is not None else None
                 return Flow(None, value if value is not None else Value(T.Opaque("None")))
+            if isinstance(statement, ir.Raise):
+                self.raised(statement)
+                return Flow(None)  # nothing after it runs, and nothing is returned
             self.statement(statement)
         return Flow(self.env)
+
+    def raised(self: Analysis, statement: ir.Raise) -> None:
+        """``raise e`` ends the run: a sensitivity function returns nothing there (its bound
+        holds wherever it returns), but that a privacy function raises is seen, and so is
+        the exception, which may print data (R-observed)."""
+        value = self.expr(statement.value) if statement.value is not None else None
+        self.observe(C.EMPTY if value is None else C.blow_up(value.ctx))
+
+    def observed_inputs(self: Analysis) -> C.Context:
+        """The parameters what the run shows besides its result depends on, unbounded (a
+        loop's or an element's variable in it may stand for any of them)."""
+        seen = C.substitute(self.shared.observed, self.shared.sample_sources)
+        if any(v.startswith("@") and not E.is_zero(s) for v, s in seen.items()):
+            return C.blow_up(self.tracked())
+        return C.blow_up({v: s for v, s in seen.items() if v in self.var_types})
+
+    def observe(self: Analysis, ctx: C.Context) -> None:
+        """An effect seen outside the returned value (a raise, an unknown call's output):
+        it reveals ctx and, through the branches around it, their tests."""
+        self.shared.observed = C.add(self.shared.observed, ctx)
+        self.shared.observations += 1
 
     def branch(self: Analysis, statement: ir.If) -> Flow:
         """max(Γ_A, Γ_B) + ∞·Γ_c for everything either branch assigns or returns."""
@@ -77,11 +102,14 @@ class StatementRules:
         taint = C.blow_up(test.ctx)
         flows = []
         spent: list[list[object]] = []
+        seen = self.shared.observations
         for body in (statement.body, statement.orelse):
             nested = self.child()
             nested.ledger = Ledger()
             flows.append(nested.block(body))
             spent.append(nested.ledger.items)
+        if self.shared.observations != seen:  # whether it happened depends on the test
+            self.observe(taint)
         if any(spent):
             self.ledger.items.append(Choice((tuple(spent[0]), tuple(spent[1]))))  # type: ignore[arg-type]
         envs = [f.env for f in flows if f.env is not None]

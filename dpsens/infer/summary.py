@@ -59,6 +59,10 @@ class Summary:
     mutated: frozenset[str] = frozenset()  # parameters whose arrays the function may change
     read: frozenset[str] = frozenset()  # every name the body mentions (a function never read is never called)
     reads_state: bool = False  # reads, itself or through a callee, a global functions change
+    # R-observed: whether a run may raise or call code dpsens cannot see, and the
+    # parameters what that shows depends on.
+    observes: bool = False
+    observed: frozenset[str] = frozenset()
 
 
 def resolve_params(program: Program, module: ir.Module, function: ir.Function
@@ -163,6 +167,8 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     summary.callable_types = dict(analysis.shared.callable_types)
     summary.mutated = frozenset(analysis.shared.mutated)
     summary.reads_state = analysis.shared.reads_state
+    summary.observes = analysis.shared.observations > 0
+    summary.observed = frozenset(analysis.observed_inputs())
     summary.read = frozenset(ir.names_read(function.body))
     summary.assumptions = sorted(E.render(c) for c in analysis.assumptions)
     for param in summaries:

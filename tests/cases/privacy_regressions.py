@@ -365,3 +365,62 @@ def threshold_on_a_data_value(x: Data) -> Priv[Integer]:  # expect: x=(inf, 0); 
 
 def utility_of_a_data_value(x: Data) -> Priv[Real]:  # expect: x=(inf, 0); accounting=sequential  # E: DPS409
     return exponential_mechanism(1.0, 1.0, (0.0, 1.0), lambda d, c: c * d, x)
+
+
+# R-observed: whether a privacy function raises is seen by its caller, and so is what it
+# gives code dpsens cannot see (print): both were (0, 0) in the data they depend on.
+def asserted_on_data(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(1, 0); accounting=released, sequential  # E: DPS403
+    assert x > 0.0  # x = 0.5 returns a number, x = -0.5 raises every time
+    return laplace_mechanism(1.0, 1.0, y)
+
+
+def raised_on_data(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(1, 0); accounting=released, sequential  # E: DPS403
+    if x > 0.0:
+        raise ValueError("positive")
+    return laplace_mechanism(1.0, 1.0, y)
+
+
+def printed_data(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(1, 0); accounting=released, sequential  # E: DPS403
+    print(x)  # E: DPS203
+    return laplace_mechanism(1.0, 1.0, y)
+
+
+def _positive(x: Real) -> Real:  # expect: x=0
+    assert x > 0.0  # a sensitivity function's bound holds wherever it returns
+    return 0.0
+
+
+def asserted_by_a_helper(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(1, 0); accounting=released, sequential  # E: DPS403
+    _positive(x)
+    return laplace_mechanism(1.0, 1.0, y)
+
+
+def raised_on_data_in_a_loop(v: MetricVector[L1, Real], k: Static[int]) -> Priv[Real]:  # expect: v=(inf, inf); k=static; assumes=k >= 0; accounting=released  # E: DPS403
+    acc = 0.0
+    for i in range(k):
+        if v[i] > 3.0:
+            raise ValueError("large")
+        acc = acc + laplace_mechanism(1.0, 1.0, float(np.clip(v[i], 0.0, 1.0)))
+    return acc
+
+
+def checked_public_parameters(x: Real, eps: Static[float]) -> Priv[Real]:  # expect: x=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    if eps <= 0.0:
+        raise ValueError("eps must be positive")
+    assert eps < 100.0, "eps is too large"
+    return laplace_mechanism(1.0, eps, x)
+
+
+def raised_on_a_released_value(x: Real) -> Priv[Real]:  # expect: x=(1, 0); accounting=sequential
+    y = laplace_mechanism(1.0, 1.0, x)
+    if y > 1e9:
+        raise ValueError("implausible")  # post-processing: seen, but it shows only y
+    return y
+
+
+def raised_as_often_as_data_says(v: MetricVector[L1, Data], eps: Static[float]) -> Priv[Real]:  # expect: v=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
+    kept = [e for e in v if e > 0.5]
+    for e in kept:  # as many iterations as kept entries: whether it raises depends on them
+        if eps > 1.0:
+            raise ValueError("eps")
+    return laplace_mechanism(1.0, eps, float(np.count_nonzero(v)))
