@@ -217,3 +217,27 @@ def test_fresh_samples_of_pure_releases_compose_in_zcdp(tmp_path: Path) -> None:
     truth = zcdp_to_dp(1000 * step**2 / 2, 1e-5)
     assert report["accounting"] == "zcdp"
     assert truth <= float(data["epsilon"]) <= truth * 1.0001 < 51.3
+
+
+def test_advanced_composition_spends_delta_prime_beyond_the_steps_delta(tmp_path: Any) -> None:
+    """1000 shuffled rounds, each FMT (0.0693838, 1e-5): Dwork–Rothblum–Vadhan gives
+    (15.5136, 1000·1e-5 + δ'), where basic composition gives 69.3838; advanced composition
+    was never chosen when the steps had a δ, as its δ is kδ + δ' (found by a review)."""
+    program = tmp_path / "rounds.py"
+    program.write_text(
+        "from dpsens import Data, L1, Local, MetricVector, Priv, Real, Static\n"
+        "from dpsens import randomized_response, shuffle\n\n"
+        "def rr(b: Data, eps: Static[float]) -> Local[Data]:\n"
+        "    return randomized_response(eps, b)\n\n"
+        "def rounds(bits: MetricVector[L1, Data]) -> Priv[Real]:\n"
+        "    for _ in range(1000):\n"
+        "        shuffle(lambda b: rr(b, 1.0), bits)\n"
+        "    return 1.0\n"
+    )
+    options = Options(bindings=(("len(bits)", 100000.0),))
+    [file] = check_paths([str(program)], options=options).files
+    rounds = next(f for f in file.functions if f["name"] == "rounds")
+    [bits] = rounds["params"]
+    assert rounds["accounting"] == "advanced"
+    assert abs(float(bits["epsilon"]) - 15.5136) < 1e-3
+    assert bits["delta"] == "1001/100000"

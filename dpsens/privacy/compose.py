@@ -12,7 +12,8 @@
 - rdp / pld: Google's dp-accounting, where every number is known.
 
 A method other than basic must lower ε by at least 1% to be chosen, so that a
-pure-DP result is not traded for a δ to gain nothing.
+pure-DP result is not traded for a δ to gain nothing, and its δ may exceed basic
+composition's by at most δ' (the slack δ' is configured for).
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
     # The exact curve is below zCDP, RDP and PLD at the same δ', so they need not run.
     candidates += [exact] if exact is not None else [_zcdp(history, delta_prime),
                                                      *_dp_accounting(history, delta_prime)]
+    # The other theorems spend δ' beyond the charges' own δ (advanced composition: kδ + δ'):
+    # up to that much more than basic composition's δ is what δ' is configured for.
+    limit = (float(delta) if _numeric(delta) else 0.0) + delta_prime + 1e-15
     for candidate in candidates:
         if candidate is None or not _numeric(candidate.epsilon):
             continue
@@ -58,7 +62,7 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
             best = candidate  # any bound with δ < 1 says more than a vacuous one
             continue
         better = float(candidate.epsilon) < IMPROVEMENT * float(best.epsilon)
-        if better and float(candidate.delta) <= max(float(best.delta), delta_prime) + 1e-15:
+        if better and float(candidate.delta) <= max(float(best.delta), limit):
             best = candidate
     return best
 
