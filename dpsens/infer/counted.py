@@ -109,6 +109,8 @@ def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
     for statement in body:
         if isinstance(statement, ir.ExprStmt) and isinstance(statement.value, ir.Const):
             continue  # pass, ..., a docstring
+        if _self_assignment(statement):
+            continue  # u = u names the same object again (the Julia tool's issue 174: a clone)
         found = _increment(statement)
         if found is None or found[0] in added:
             return None
@@ -199,6 +201,13 @@ def _literal(expr: ir.Expr) -> bool:
         return _literal(expr.operand)
     return isinstance(expr, ir.Const) and isinstance(expr.value, (int, float)) \
         and not isinstance(expr.value, bool)
+
+
+def _self_assignment(statement: ir.Stmt) -> bool:
+    """``u = u``."""
+    return isinstance(statement, ir.Assign) and len(statement.targets) == 1 \
+        and isinstance(statement.targets[0], ir.NameTarget) \
+        and isinstance(statement.value, ir.Name) and statement.value.id == statement.targets[0].id
 
 
 def _increment(statement: ir.Stmt) -> tuple[str, ir.Expr, int] | None:

@@ -217,3 +217,13 @@ def conditional_clipped_choice(X: MetricMatrix[L_inf, Data]) -> Real:  # expect:
     for row in X:
         total += np.clip(row[1], 0.0, 1.0) if row[0] > 0.5 else 0.0
     return total  # the value lies in [0, 1]: R-range caps the row at 1, exact
+
+
+def counted_or_kept(d: MetricMatrix[L_inf, Data]) -> Integer:  # expect: d=1; returns=Integer
+    c = 0
+    for r in d:  # the Julia tool's issue 174 (its else branch clones the counter): was inf
+        if r[0] > 0:
+            c = c + 1
+        else:
+            c = c
+    return c
