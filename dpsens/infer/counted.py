@@ -100,7 +100,7 @@ def _pure_test(expr: ir.Expr | ir.Slice) -> bool:
         return _pure_test(expr.value) and all(map(_pure_test, expr.index))
     if isinstance(expr, ir.Slice):
         return all(_pure_test(part) for part in (expr.lower, expr.upper, expr.step) if part is not None)
-    return _effect_free(expr)
+    return effect_free(expr)
 
 
 def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
@@ -115,7 +115,7 @@ def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
         if found is None or found[0] in added:
             return None
         name, amount, sign = found
-        if not _effect_free(amount, a) or ir.names_read(amount) & ({name} | set(added)):
+        if not effect_free(amount, a) or ir.names_read(amount) & ({name} | set(added)):
             return None
         value = a.expr(amount)
         if not isinstance(value.type, T.Scalar):
@@ -139,28 +139,31 @@ def _offsets(a: Analysis, body: Sequence[ir.Stmt]) -> dict[str, Value] | None:
     return added
 
 
-def _effect_free(expr: ir.Expr | ir.Slice, a: Analysis | None = None) -> bool:
+def effect_free(expr: ir.Expr | ir.Slice, a: Analysis | None = None,
+                pure: frozenset[str] | None = None) -> bool:
     """Only constants, names and arithmetic on them, all the way down; with the analysis,
-    also subscripts and calls of pure numeric builtins (np.clip(r[1], 0.0, 1.0))."""
+    also subscripts and calls of pure numeric builtins (np.clip(r[1], 0.0, 1.0); ``pure``
+    names them, PURE by default)."""
     if isinstance(expr, (ir.Const, ir.Name)):
         return True
     if isinstance(expr, ir.BinOp):
-        return _effect_free(expr.left, a) and _effect_free(expr.right, a)
+        return effect_free(expr.left, a, pure) and effect_free(expr.right, a, pure)
     if isinstance(expr, ir.UnaryOp):
-        return _effect_free(expr.operand, a)
+        return effect_free(expr.operand, a, pure)
     if a is None:
         return False
     if isinstance(expr, ir.Subscript):
-        return _effect_free(expr.value, a) and all(_effect_free(p, a) for p in expr.index)
+        return effect_free(expr.value, a, pure) and all(effect_free(p, a, pure) for p in expr.index)
     if isinstance(expr, ir.Slice):
-        return all(_effect_free(p, a) for p in (expr.lower, expr.upper, expr.step) if p is not None)
-    if isinstance(expr, ir.Call) and not expr.keywords and a.qualify(expr.func) in _PURE:
-        return all(_effect_free(arg, a) for arg in expr.args)
+        return all(effect_free(p, a, pure) for p in (expr.lower, expr.upper, expr.step)
+                   if p is not None)
+    if isinstance(expr, ir.Call) and not expr.keywords and a.qualify(expr.func) in (pure or PURE):
+        return all(effect_free(arg, a, pure) for arg in expr.args)
     return False
 
 
 # Builtins whose calls neither change anything nor spend privacy.
-_PURE = frozenset({"numpy.clip", "builtins.abs", "numpy.abs", "numpy.absolute", "builtins.float",
+PURE = frozenset({"numpy.clip", "builtins.abs", "numpy.abs", "numpy.absolute", "builtins.float",
                    "builtins.min", "builtins.max", "numpy.minimum", "numpy.maximum"})
 
 

@@ -198,14 +198,17 @@ class MutationRules:
         return out
 
     def mutate(self: Analysis, target: ir.StoreTarget, value: Value,
-               source: ir.Expr | None = None, before: dict[str, Value] | None = None) -> None:
+               source: ir.Expr | None = None, before: dict[str, Value] | None = None,
+               scatter: tuple[C.Context, E.Expr] | None = None) -> None:
         """``x[i] = v``: the container moves by at most the stored part's distance.
 
         Python evaluates the target (the container ``x``, with any index inside it,
         then ``i``) after the value (of ``source``, when the env was ``before``) and
         stores what the value holds then: index code that writes into that array
         (``out[0:g()] = z``) changes what is stored. An index inside the container
-        (``out[i][0] = v``) picks the part written: data in it may write anywhere."""
+        (``out[i][0] = v``) picks the part written: data in it may write anywhere.
+        ``scatter`` (R-store-scatter: x[i] += value at an index that may differ, how
+        often, and |value|'s bound) makes value the increment."""
         base = target.base
         if base is None or base not in self.env:
             self.report(target.span, "DPS205", "assignment to an element of an unknown object")
@@ -229,7 +232,7 @@ class MutationRules:
         if self.owned_elsewhere(root):
             self._parameter_mutated(target.span, root, group, value.ctx)
             return
-        added = self._store_ctx(store, parts, self.env[base], value)
+        added = self._store_ctx(store, parts, self.env[base], value, scatter)
         for name in group:
             old = self.env[name]
             # A sensitive value that is not clipped as the rows are may leave their ball;
@@ -350,7 +353,7 @@ class MutationRules:
 
     def _store_ctx(self: Analysis, target: ir.Expr | None,
                    parts: list[Value | tuple[Value | None, ...]], container: Value,
-                   value: Value) -> C.Context:
+                   value: Value, scatter: tuple[C.Context, E.Expr] | None = None) -> C.Context:
         """How far a store at the index ``parts`` can move the container, in the
         container's metric."""
         if not isinstance(target, ir.Subscript) or container.type == UNKNOWN \
@@ -361,6 +364,16 @@ class MutationRules:
         rank = 1 if isinstance(t, T.Vector) else 2 if isinstance(t, T.Matrix) else 0
         kinds = (T.scalar_kind_of(value.type) or "Real", T.scalar_kind_of(t) or "Real")
         element = T.element_factor(*kinds)
+        if scatter is not None and all(_one_position(p) for p in parts) and len(parts) == rank:
+            # x[i] += e: where i = i', the entry moves by |e − e'|; else e lands on one
+            # entry and e' on another (R-store-scatter).
+            from dpsens.infer.scatter import scatter_spread
+
+            flips, bound = scatter
+            factor = element if isinstance(value.type, T.Scalar) else E.INF
+            # d ≤ d(x) + max(|e − e'|, spread·1{i ≠ i'}), and a max of two sums is below the
+            # sum of the larger coefficients.
+            return C.join(C.scale(factor, value.ctx), C.scale(scatter_spread(t, bound), flips))
         if all(_one_position(p) for p in parts) and len(parts) == rank:
             factor = element if isinstance(value.type, T.Scalar) else E.INF
         elif rank:

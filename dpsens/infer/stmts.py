@@ -243,9 +243,12 @@ class StatementRules:
     def augmented(self: Analysis, statement: ir.AugAssign) -> None:
         """``x op= e`` is ``x = x op e``."""
         from dpsens.infer import arith
+        from dpsens.infer.scatter import scatter_increment
 
         if not isinstance(statement.target, ir.NameTarget):
             target = statement.target
+            if isinstance(target, ir.StoreTarget) and scatter_increment(self, target, statement):
+                return
             if isinstance(target, ir.StoreTarget) and target.target is not None:
                 # x[i] op= e stores x[i] op e, not e. Python reads x[i] (running the
                 # index) before it evaluates e, which sees what the index code wrote.

@@ -161,3 +161,54 @@ def not_a_partition(v: MetricVector[L1, Data], k: Static[int]) -> list[Real]:  #
     for b in range(k):
         counts.append(float(np.sum(v <= b)))  # cumulative: one entry is in many
     return counts
+
+
+# R-store-scatter: x[i] += e at an index i that moves with discrete data. Where the index
+# is the same on both sides the entry moves by |e − e'|; else e lands on one entry and e'
+# on another: the counts move by max(d(e), 2·|e|) in L1 per changed record.
+def scattered_counts(v: MetricVector[L1, Data], k: Static[int]) -> MetricVector[L1, Real]:  # expect: v=2; k=static
+    counts = np.zeros(k)
+    for e in v:
+        counts[int(e)] += 1
+    return counts
+
+
+def scattered_and_released(v: MetricVector[L1, Data], k: Static[int], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(eps, 0); k=static; eps=static; assumes=eps > 0; accounting=sequential
+    counts = np.zeros(k)
+    for e in v:
+        counts[int(e)] += 1
+    return laplace_mechanism(2.0, eps, counts)
+
+
+def scattered_weights(m: MetricMatrix[L_inf, Data], k: Static[int]) -> MetricVector[L1, Real]:  # expect: m=2; k=static
+    sums = np.zeros(k)
+    for r in m:
+        sums[int(r[0])] += np.clip(r[1], 0.0, 1.0)
+    return sums
+
+
+def scattered_pairs(m: MetricMatrix[L_inf, Data], k: Static[int]) -> Real:  # expect: m=2; k=static
+    counts = np.zeros((k, k))
+    for r in m:
+        counts[int(r[0]), int(r[1])] -= 1
+    return float(np.sum(np.abs(counts)))
+
+
+def scattered_by_a_real_index(v: MetricVector[L1, Real], k: Static[int]) -> MetricVector[L1, Real]:  # expect: v=inf; k=static
+    counts = np.zeros(k)
+    for e in v:
+        counts[int(e)] += 1  # a tiny move crosses an integer
+    return counts
+
+
+def scattered_unbounded(v: MetricVector[L1, Data], w: MetricVector[L1, Real], k: Static[int]) -> MetricVector[L1, Real]:  # expect: v=inf; w=1; k=static
+    counts = np.zeros(k)
+    for i in range(len(v)):
+        counts[int(v[i])] += w[i]  # an increment of no known size (with v fixed, 1 in w)
+    return counts
+
+
+def scattered_in_l_inf(v: MetricVector[L1, Data], k: Static[int]) -> MetricVector[L_inf, Real]:  # expect: v=2; k=static
+    counts = np.zeros(k)
+    counts[int(v[0])] += 1  # (truth 1: np.zeros is measured in L1, where it is 2)
+    return counts

@@ -1,0 +1,75 @@
+"""R-store-scatter: ``x[i] += e`` at an index that moves with discrete data (a histogram
+built by hand: ``counts[int(v)] += 1`` for each entry v)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dpsens import ir
+from dpsens import types as T
+from dpsens.infer.counted import PURE, effect_free
+from dpsens.infer.values import is_list
+from dpsens.sym import context as C
+from dpsens.sym import expr as E
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+
+# Calls an index may make: pure, and what they return depends on their arguments only.
+INDEX_CALLS = PURE | {"builtins.int", "builtins.round", "builtins.len", "builtins.bool"}
+
+
+def scatter_increment(a: Analysis, target: ir.StoreTarget, statement: ir.AugAssign) -> bool:
+    """Apply R-store-scatter to ``x[i] += e`` / ``x[i] -= e`` (every axis indexed by one
+    position, some index not public, all its names of a discrete metric); False, with
+    nothing done, when the store has another shape."""
+    store = target.target
+    if statement.op not in ("+", "-") or not (
+            isinstance(store, ir.Subscript) and isinstance(store.value, ir.Name)
+            and store.value.id == target.base and target.base in a.env):
+        return False
+    container = a.env[target.base]
+    t = container.type
+    if not isinstance(t, (T.Vector, T.Matrix)) or is_list(container) \
+            or t.elem not in ("Real", "Integer"):
+        return False
+    rank = 1 if isinstance(t, T.Vector) else 2
+    if len(store.index) != rank or not all(
+            not isinstance(p, ir.Slice) and effect_free(p, a, INDEX_CALLS) for p in store.index):
+        return False
+    flips = _flips(a, store.index)
+    if flips is None or C.is_public(flips):
+        return False  # a public index: the store rule applies as it is
+    if not all(isinstance(p.type, T.Scalar) and p.type.kind != "Bool"
+               for p in map(a.expr, store.index)):  # (effect-free: evaluating twice is safe)
+        return False  # a Boolean is a 0-d mask: it may write every entry
+    operand = a.expr(statement.value)
+    bound = operand.magnitude() if isinstance(operand.type, T.Scalar) else None
+    a.mutate(target, operand, scatter=(flips, E.INF if bound is None else bound))
+    return True
+
+
+def _flips(a: Analysis, index: tuple[ir.Expr | ir.Slice, ...]) -> C.Context | None:
+    """A bound on 1{the index differs on neighbouring inputs}: the sum of the contexts of
+    the sensitive names it reads, each of a discrete metric (where values differ they are
+    at least 1 apart); None if one is not."""
+    total: C.Context = C.EMPTY
+    for name in sorted(set().union(*(ir.names_read(p) for p in index))):
+        value = a.env.get(name)
+        if value is None or C.is_public(value.ctx):
+            continue
+        if not T.is_discrete_metric(value.type):
+            return None
+        total = C.add(total, value.ctx)
+    return total
+
+
+def scatter_spread(t: T.Type, bound: E.Expr) -> E.Expr:
+    """How far the container moves when the increment (|e| ≤ bound) lands on another
+    position: 2·bound in L1 and in a matrix (two entries, in one row or two), √2·bound in
+    L2, bound in L∞."""
+    if isinstance(t, T.Vector) and t.norm == "L2":
+        return E.mul(E.sqrt(E.number(2)), bound)
+    if isinstance(t, T.Vector) and t.norm == "L_inf":
+        return bound
+    return E.mul(E.number(2), bound)
