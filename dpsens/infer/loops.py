@@ -184,8 +184,11 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     for variable, factor, gaussian, source in shares:
         # (a range loop's element variable has its container's type: the same metric kind)
         whole = T.has_whole_steps(a.var_types[variable])
+        # Another element moves only with its own container: the rows of labels do not
+        # move when a row of data does (each is a variable of its own, with its source).
+        others = {v: c for v, _, _, c in shares if v != variable}
         items, paid_once = _parallel_pure(items, (variable, factor, gaussian), source, whole,
-                                          bounds)
+                                          {**bounds, **others})
         once += paid_once
     # Other charges on one element are paid by the container, every iteration.
     items = _moved(items, {variable: source for variable, _, _, source in shares})

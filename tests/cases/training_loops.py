@@ -68,3 +68,27 @@ def epochs_with_a_raw_step(data: MetricMatrix[L_inf, Data], n: Static[int]) -> P
             acc = acc + gaussian_mechanism(1.0, 0.5, 1e-6, v)  # E: DPS402
         acc = acc + float(np.clip(data[0, 0], 0.0, 1.0))  # not noised: acc is not public
     return acc
+
+
+def labelled_gradient(model: MetricVector[L2, Real], record: MetricVector[L_inf, Data], label: MetricVector[L_inf, Data]) -> BlackBox[npt.NDArray[np.float64]]:  # expect: model=inf; record=inf; label=inf
+    return (float(np.dot(model, record)) - float(label[0])) * record
+
+
+# Rows of two parameters read in one step (the Julia tool's DPGD test with data and
+# labels): a row of data moving does not move a row of labels, so neither release is
+# paid merged with the other (δ·e^ε, it was).
+def records_and_labels(data: MetricMatrix[L_inf, Data], labels: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(eps, dl); labels=(eps, dl); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=sequential
+    model = np.zeros(cols(data))
+    for i in range(rows(data)):
+        g = unbox(labelled_gradient(model, data[i, :], labels[i, :]), Record, cols(data))
+        model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
+    return model
+
+
+def records_read_twice(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(2*eps, dl*exp(eps) + dl); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=sequential
+    model = np.zeros(cols(data))
+    same = data
+    for i in range(rows(data)):  # the same rows under two names: merged (truth (eps, dl))
+        g = unbox(labelled_gradient(model, data[i, :], same[i, :]), Record, cols(data))
+        model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
+    return model
