@@ -577,6 +577,7 @@ def negate(value: Value) -> Value:
     exact = -value.exact if value.exact is not None else None
     computed = -value.computed if value.computed is not None else None
     rounding = floats.negated(value.rounding) if value.rounding is not None else None
-    return Value(value.type, value.ctx, exact, value.bound, value.parts, computed=computed,
+    # (no parts: an array's entries, kept by np.array, are negated too; -tuple is an error)
+    return Value(value.type, value.ctx, exact, value.bound, computed=computed,
                  rounding=rounding, rowwise=value.rowwise,
                  interval=ranges.negated(value.interval))

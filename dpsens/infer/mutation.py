@@ -237,7 +237,8 @@ class MutationRules:
             old = self.env[name]
             # A sensitive value that is not clipped as the rows are may leave their ball;
             # a tuple holding the array would keep its old parts: both are dropped.
-            kept = tuple(map(detached, old.parts)) if C.is_public(added) and old.parts else None
+            kept = tuple(map(detached, old.parts)) if C.is_public(added) and old.parts \
+                and isinstance(old.type, T.TupleType) else None  # an array's entries changed
             self.env[name] = Value(_unclipped_by(old.type, value), C.add(old.ctx, added), parts=kept)
             if isinstance(old.type, T.Callable_):  # a factory's closure may return what it holds
                 self.env[name] = unknown(C.add(old.ctx, added))

@@ -417,8 +417,8 @@ def _largest_score_move(scores: Value) -> C.Context:
     up to, falls back to its distance (the sum of the parts'). Data values have
     no bounded numeric move: ∞.
     """
-    parts = scores.parts
-    if parts is not None and isinstance(scores.type, T.TupleType) and parts and all(
+    parts = scores.parts  # a tuple's parts, or the entries np.array made a vector of
+    if parts is not None and isinstance(scores.type, (T.TupleType, T.Vector)) and parts and all(
             E.decide_le(r, C.total(p.ctx for p in parts).get(v, E.ZERO)) is True
             for v, r in scores.ctx.items()):
         moves = [_largest_score_move(p) for p in parts]

@@ -448,7 +448,9 @@ def _numbers_as_vector(x: Value) -> Value | None:
     if not kinds or None in kinds or ("Data" in kinds and kinds != {"Data"}):
         return None
     kind = "Real" if "Real" in kinds else "Data" if "Data" in kinds else "Integer"
-    return Value(T.Vector("L1", kind, E.number(len(x.type.elts))), x.ctx)  # type: ignore[union-attr]
+    # The entries keep their own contexts: report_noisy_max pays the largest, not their sum.
+    return Value(T.Vector("L1", kind, E.number(len(x.type.elts))), x.ctx,  # type: ignore[union-attr]
+                 parts=x.parts)
 
 
 def unbox(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from dpsens import (
     BlackBox, Data, Integer, L1, L_inf, MetricMatrix, MetricVector, Priv, Real, Static, clip, count,
-    map_rows, report_noisy_max, unbox, undisc_container,
+    laplace_mechanism, map_rows, report_noisy_max, unbox, undisc_container,
 )
 
 
@@ -72,3 +72,27 @@ def histogram(data: MetricMatrix[L_inf, Data], bins: Static[int]) -> MetricVecto
 def most_common(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Integer]:  # expect: data=(2*eps, 0); eps=static; accounting=sequential; assumes=eps > 0
     # a clipped black-box row may move one bin by 2 (from 1 to -1): the vector's L1 distance is right
     return report_noisy_max(1.0, eps, histogram(data, 5))
+
+
+def counts_in_an_array(m: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Integer]:  # expect: m=(eps, 0); eps=static; accounting=sequential; assumes=eps > 0
+    scores = np.array((count(lambda r: r[0] > 1.0, m), count(lambda r: r[0] > 2.0, m), count(lambda r: r[1] > 0.0, m)))
+    return report_noisy_max(1.0, eps, scores)  # np.array keeps its entries: was 3·eps
+
+
+def array_changed_after(m: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Integer]:  # expect: m=(6*eps, 0); eps=static; accounting=sequential; assumes=eps > 0
+    scores = np.array((count(lambda r: r[0] > 1.0, m), count(lambda r: r[0] > 2.0, m)))
+    scores += scores[0]  # the entries are no longer the parts (truth 2·eps)
+    return report_noisy_max(1.0, eps, scores)
+
+
+def array_unpacked(x: Real) -> Priv[Real]:  # expect: x=(1, 0); accounting=sequential
+    factors = np.array((1.0, 2.0))
+    a, _ = factors
+    return laplace_mechanism(1.0, 1.0, a * x)
+
+
+def array_entry_replaced(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=released  # E: DPS403
+    factors = np.array((1.0, 2.0))
+    factors[0] = 1000.0  # a store changes an entry: its old value must not be unpacked
+    a, _ = factors  # E: DPS301
+    return laplace_mechanism(1.0, 1.0, a * x)
