@@ -17,8 +17,8 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
-from dpsens.infer.values import (LOOP_PREFIX, Value, join, join_types, list_length, list_type,
-                                 sampled, unknown)
+from dpsens.infer.values import (LOOP_PREFIX, Value, decided, join, join_types, list_length,
+                                 list_type, sampled, unknown)
 from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
                                    substituted, variables)
 from dpsens.sym import context as C
@@ -36,6 +36,10 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     if index_loop is not None:  # enumerate(X), zip(X, Y)
         for statement in index_loop:
             a.statement(statement)
+        return
+    unswitched = _unswitched(a, s)
+    if unswitched is not None:
+        a.statement(unswitched)
         return
     iteration = _iteration(a, s)
     if iteration is not None:
@@ -55,6 +59,47 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     for name in sorted(_changed_in_place(s.body)):
         if name in a.env:
             a.invalidate(ir.Name(s.span, name), C.blow_up(a.tracked()))
+
+
+def _unswitched(a: Analysis, s: ir.For) -> ir.If | None:
+    """R-loop-unswitch: ``for t in it: A; if c: B else: C; D`` with c public and the same in
+    every iteration is ``if c: for t in it: A; B; D else: for t in it: A; C; D``.
+
+    c must be made of names, constants, arithmetic, comparisons and Boolean operators
+    (no calls), over names holding numbers (which only rebinding changes) that the body
+    neither assigns nor binds as the target. Python evaluates c in every iteration and
+    gets the same value each time; evaluated once, before, it decides the same way, and
+    a loop that runs no iteration runs neither arm. Each loop then sees one arm only:
+    the larger arm is no longer taken in every iteration, and chosen anew in the next
+    (x = 2x under a flag, x = x + y otherwise, k times: 2^k − 1 in y; now k).
+    """
+    changing = _assigned(s.body) | target_names(s.target, stores=True) | a.shared.rebound
+    if any(isinstance(n, (ir.Lambda, ir.Function)) for n in ir.nodes(s.body)):
+        return None  # a nested def may rebind a name of the test (nonlocal)
+    for position, statement in enumerate(s.body):
+        if not (isinstance(statement, ir.If) and _invariant_test(a, statement.test, changing)):
+            continue
+        test = a.expr(statement.test)
+        if not test.public or decided(test) is not None:
+            continue  # a known test is already followed as it goes (R-if)
+        before, after = s.body[:position], s.body[position + 1:]
+        arms = [ir.For(s.span, s.target, s.iter, (*before, *arm, *after))
+                for arm in (statement.body, statement.orelse)]
+        return ir.If(statement.span, statement.test, (arms[0],), (arms[1],))
+    return None
+
+
+def _invariant_test(a: Analysis, test: ir.Expr, changing: set[str]) -> bool:
+    """A test of numbers the loop body does not rebind, with no calls or subscripts."""
+    for node in ir.nodes(test):
+        if isinstance(node, ir.Name):
+            value = a.env.get(node.id)
+            if node.id in changing or value is None or not isinstance(value.type, T.Scalar) \
+                    or value.zero_d:
+                return False
+        elif not isinstance(node, (ir.Const, ir.BinOp, ir.UnaryOp, ir.Compare, ir.BoolOp)):
+            return False
+    return True
 
 
 def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, container: T.Type | None

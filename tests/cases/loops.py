@@ -336,3 +336,33 @@ def returned_from_an_unsupported_loop(x: Real) -> Real:  # expect: x=inf
     for c in "ab":  # E: DPS201
         return x
     return 0.0
+
+
+# R-loop-unswitch: a public test no iteration changes picks one arm for the whole loop.
+def doubled_or_summed(x: Real, y: Real, flag: Static[bool], k: Static[int]) -> Real:  # expect: x=max(1, 2**k); y=k; flag=static; k=static; assumes=k >= 0
+    for _ in range(k):
+        if flag:
+            x = 2 * x
+        else:
+            x = x + y  # (it was 2**k - 1 in y: the larger arm in every iteration)
+    return x
+
+
+def flag_changed_in_the_loop(x: Real, y: Real, flag: Static[bool], k: Static[int]) -> Real:  # expect: x=2**k; y=2**k - 1; flag=static; k=static; assumes=k >= 0
+    f = flag
+    for _ in range(k):
+        if f:
+            x = 2 * x
+        else:
+            x = x + y
+        f = not f  # the arms alternate: not unswitched
+    return x
+
+
+def test_on_data_in_the_loop(x: Real, y: Real, k: Static[int]) -> Real:  # expect: x=2**k; y=inf; k=static; assumes=k >= 0
+    for _ in range(k):
+        if y > 0.0:  # not public: not unswitched (either way the choice moves with y)
+            x = 2 * x
+        else:
+            x = x + y
+    return x

@@ -181,10 +181,10 @@ def symbolic_gaussian_rows_caller(m: MetricMatrix[L1, Real]) -> Priv[Real]:  # e
     return symbolic_gaussian_rows(m, 1.0, 1e-6)  # the call makes sigma a number: exact GDP
 
 
-def branch_rows_stay_per_iteration(m: MetricMatrix[L1, Real], flag: Static[bool]) -> Priv[Real]:  # expect: m=(rows(m), 0); flag=static; accounting=basic
+def branch_rows_stay_per_iteration(m: MetricMatrix[L1, Real], flag: Static[bool]) -> Priv[Real]:  # expect: m=(1, 0); flag=static; accounting=sequential
     out = 0.0
     for r in m:
-        if flag:  # under a branch the charge is not split from the iteration
+        if flag:  # R-loop-unswitch: if flag: for r in m: ... (it was rows(m), per iteration)
             out = out + laplace_mechanism(1.0, 1.0, np.sum(np.clip(r, 0.0, 1.0)))
     return out
 
