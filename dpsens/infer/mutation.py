@@ -343,6 +343,7 @@ class MutationRules:
     def _parameter_mutated(self: Analysis, span: ir.Span, root: str, group: set[str],
                            stored: C.Context) -> None:
         self.report(span, "DPS205", f"parameter '{root}' is mutated in place")
+        self.observe(C.blow_up(stored))  # the caller's array now holds it (R-observed)
         if self.is_parameter(root):
             self.shared.mutated.add(root)  # callers must forget what they knew of the argument
         if root in self.foreign:

@@ -424,3 +424,8 @@ def raised_as_often_as_data_says(v: MetricVector[L1, Data], eps: Static[float]) 
         if eps > 1.0:
             raise ValueError("eps")
     return laplace_mechanism(1.0, eps, float(np.count_nonzero(v)))
+
+
+def written_into_the_callers_array(x: Real, out: Static[MetricVector[L1, Real]]) -> Priv[Real]:  # expect: x=(inf, inf); out=static; accounting=released  # E: DPS403
+    out[0] = x  # E: DPS205
+    return laplace_mechanism(1.0, 1.0, 0.0)
