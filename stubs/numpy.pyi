@@ -47,6 +47,10 @@ def amin(a: Any) -> Any:
 def sort(a: T) -> T:
     """Entries (of each row) in increasing order: 1-Lipschitz on reals in every norm."""
 
+@rule("variance")
+def var(a: Any) -> Real:
+    """The mean squared distance to the mean, of entries in a known range (np.clip first)."""
+
 @rule("order_statistic")
 def median(a: Any) -> Real:
     """The middle entry (or the mean of the two middle ones): 1-Lipschitz in l_inf."""

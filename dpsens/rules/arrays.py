@@ -80,6 +80,32 @@ def order_statistic(a: Analysis, rule: Rule, bound: Bound, span: object) -> Valu
     return Value(T.REAL, C.add(own, extra))
 
 
+def variance(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.var of a vector whose entries lie in a known interval of width w (R-var): at most
+    2w(n − 1)/n² per unit of L1 distance of real entries, and for integer entries (which
+    move by at least 1 when they move) w²(n − 1)/n² per changed entry and w²/4 in all."""
+    x = first_argument(bound)
+    t = x.type
+    found = ranges.of(x)
+    if not isinstance(t, T.Vector) or T.scalar_kind_of(t) == "Data":
+        a.report(span, "DPS301", f"var() of {t.show()} is not analyzed "  # type: ignore[arg-type]
+                 "(a vector of numbers is: undisc_container a Data one)")
+        return unknown(C.blow_up(x.ctx))
+    if found is None or any(E.is_inf(end) or end.has(E.INF, -E.INF) for end in found):
+        a.report(span, "DPS301", "var() needs entries in a known range: "  # type: ignore[arg-type]
+                 "np.clip them first")
+        return unknown(C.blow_up(x.ctx))
+    n, w = t.length, ranges.width(found)
+    # Entries changed per unit of distance: |Δ|₁ is at most √n·|Δ|₂ and n·|Δ|∞.
+    per_unit = T.norm_factor(t.norm, "L1", n)
+    lipschitz = E.div(E.mul(E.number(2), E.mul(w, E.add(n, E.number(-1)))), n * n)
+    factor = E.mul(per_unit, lipschitz)
+    if t.elem in ("Integer", "Bool"):
+        one_entry = E.div(E.mul(E.mul(w, w), E.add(n, E.number(-1))), n * n)
+        factor = sp.Min(factor, E.mul(per_unit, one_entry), E.div(E.mul(w, w), E.number(4)))
+    return Value(T.REAL, C.scale(factor, x.ctx), interval=(E.ZERO, E.div(E.mul(w, w), E.number(4))))
+
+
 def ravel(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.ravel / .flatten(): a matrix's entries as one vector, in the rows' norm; Data
     entries as an (L1, Data) vector, counting the changed entries."""

@@ -38,6 +38,7 @@ RULES: dict[str, SpecialRule] = {
     "extreme": arrays.extreme,
     "sort": arrays.sort,
     "order_statistic": arrays.order_statistic,
+    "variance": arrays.variance,
     "ravel": arrays.ravel,
     "diff": arrays.diff,
     "where": arrays.where,

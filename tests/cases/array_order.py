@@ -150,3 +150,19 @@ def quartiles_summed(v: MetricVector[L1, Real]) -> Real:  # expect: v=3
 
 def nested_quantiles(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; returns=unknown
     return float(np.sum(np.percentile(v, ((25.0, 50.0), (60.0, 75.0)))))  # E: DPS301
+
+
+def variance_of_clipped_reals(v: MetricVector[L1, Real]) -> Real:  # expect: v=(2*len(v) - 2)/len(v)**2
+    return float(np.var(np.clip(v, 0.0, 1.0)))
+
+
+def variance_of_clipped_integers(v: MetricVector[L1, Integer]) -> Real:  # expect: v=min(1/4, (len(v) - 1)/len(v)**2)
+    return float(np.var(np.clip(v, 0, 1)))
+
+
+def variance_of_a_clipped_column(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=3*(3*rows(m) - 3)/(2*rows(m)**2)
+    return float(np.var(np.clip(m[:, 0], 0.0, 1.5)))
+
+
+def variance_needs_a_range(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return float(np.var(v))  # E: DPS301
