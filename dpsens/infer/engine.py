@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
+import sympy as sp
+
 from dpsens import ir
 from dpsens import types as T
 from dpsens.codes import severity_of
@@ -62,6 +64,9 @@ class _Shared:
     # (loop index, array) -> the variable standing for the mask ``array == index`` in the
     # body of ``for index in range(...)``: one cell of a partition (loops.py).
     cell_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)
+    # (loop index, matrix) -> the variable standing for this iteration's batch of rows
+    # ``matrix[lo:hi, ...]`` in a range loop with a symbolic index (loops.py).
+    slice_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
     reads_state: bool = False  # reads a global some function may change (R-global)
     refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
@@ -427,6 +432,34 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if read is not None and self.env.get(e.index[0].id) is read[1] \
                     and self.env.get(e.value.id) is read[2]:
                 value = value.with_ctx(C.single(read[0]))  # this iteration's own row (loops.py)
+        return self._own_batch(e, base, index, value)
+
+    def _own_batch(self, e: ir.Subscript, base: Value, index: list[object], value: Value) -> Value:
+        """``m[lo:hi, ...]`` in a loop whose symbolic index j the bounds follow, where the next
+        iteration's slice starts at or after this one's end and no bound is negative:
+        the slices of different iterations share no row (loops._sliced_batches)."""
+        if not (isinstance(e.value, ir.Name) and isinstance(e.index[0], ir.Slice) and base.ctx
+                and value.ctx == base.ctx and isinstance(index[0], tuple)):
+            return value
+        for (loop_index, name), read in self.shared.slice_reads.items():
+            if name != e.value.id or self.env.get(name) is not read[2] \
+                    or self.env.get(loop_index) is not read[1]:
+                continue
+            lower, upper, step = (index[0] + (None, None, None))[:3]
+            j = next(v for v in read[1].exact.free_symbols if getattr(v, "name", "") == "slice_index")
+            if step is not None or lower is None or upper is None \
+                    or lower.exact is None or upper.exact is None:
+                return value
+            first, end = lower.exact, upper.exact
+            apart = sp.expand(first.subs(j, j + 1) - end)  # next start minus this end
+            width = sp.expand(end - first)
+            if apart.is_nonnegative and first.is_negative is not True \
+                    and width.is_negative is not True:
+                # With these, start(j) ≤ end(j) ≤ start(j + 1): the slices follow each
+                # other; a negative start would count from the end.
+                self.assume(sp.Ge(first, 0))
+                self.assume(sp.Ge(width, 0))
+                return value.with_ctx(C.single(read[0]))
         return value
 
     def _own_cell(self, e: ir.Compare, value: Value) -> Value:

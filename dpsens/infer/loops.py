@@ -44,7 +44,8 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     iteration = _iteration(a, s)
     if iteration is not None:
         seen = a.shared.observations
-        _counted_loop(a, s, *iteration)
+        if not _with_symbolic_index(a, s, *iteration):
+            _counted_loop(a, s, *iteration)
         count = iteration[0]
         if a.shared.observations != seen and not count.public:
             a.observe(C.blow_up(count.ctx))  # how often it raised or printed (R-observed)
@@ -102,6 +103,98 @@ def _invariant_test(a: Analysis, test: ir.Expr, changing: set[str]) -> bool:
     return True
 
 
+def _with_symbolic_index(a: Analysis, s: ir.For, count: Value, element: Value,
+                         container: T.Type | None) -> bool:
+    """R-loop-slices: a range loop whose body slices by its index (``X[i*b:(i+1)*b]``) is
+    analyzed with the index a symbol i = start + step·j (j a whole number below the
+    count). Kept when j is left only in the types and values of names the body binds
+    (they hold the last iteration's, j = count − 1) and in assumptions linear in j
+    (which hold for every iteration if they hold for the first and the last); anything
+    else (a context, a charge, a diagnostic, a trace entry that depends on j) undoes the
+    run, and False lets the loop be analyzed with an unknown index."""
+    if container is not None or not count.public or count.exact is None \
+            or not _slices_by(s.body, getattr(s.target, "id", None)):
+        return False
+    found = _range_start_step(a, s)
+    if found is None or not (found[1].is_number and found[1].is_positive):
+        return False
+    j = sp.Dummy("slice_index", integer=True, nonnegative=True)
+    saved, items = _snapshot(a), len(a.ledger.items)
+    symbolic = Value(T.INTEGER, exact=found[0] + found[1] * j)
+    _counted_loop(a, s, count, symbolic, container)
+    last = {j: count.exact - 1}
+    assumptions = _for_every_index(a.assumptions[saved["assumptions"]:], j, count.exact)  # type: ignore[misc]
+    new_diagnostics = a.program.diagnostics.get(a.module.path, set()) - saved["diagnostics"]  # type: ignore[operator]
+    trace = a.shared.trace[saved["trace"]:]  # type: ignore[misc]
+    env = {name: _at(value, j, last) for name, value in a.env.items()}
+    if assumptions is None or None in env.values() or _mentions(a.ledger.items[items:], j) \
+            or any("_slice_index" in str(d) for d in (*new_diagnostics, *trace)):
+        _restore(a, saved)
+        del a.ledger.items[items:]
+        return False
+    a.env = env  # type: ignore[assignment]
+    del a.assumptions[saved["assumptions"]:]  # type: ignore[misc]
+    for condition in assumptions:
+        a.assume(condition)
+    return True
+
+
+def _slices_by(body: tuple[ir.Stmt, ...], index: str | None) -> bool:
+    """Whether the body reads a slice whose bounds read the index."""
+    return index is not None and any(
+        isinstance(n, ir.Slice) and index in ir.names_read(n) for n in ir.nodes(body))
+
+
+def _at(value: Value, j: sp.Dummy, last: dict[E.Expr, E.Expr]) -> Value | None:
+    """A value after the loop: j (in its type, exact value or range) is the last index;
+    None when its context depends on j."""
+    if any(j in c.free_symbols for c in value.ctx.values()) or _mentions(value.parts, j) \
+            or _mentions(value.rowwise, j):
+        return None
+    if not (j in _type_symbols(value.type) or _mentions((value.exact, value.bound, value.interval), j)):
+        return value
+    from dataclasses import replace
+
+    from dpsens.infer.binding import substitute_type
+
+    def at(e: E.Expr | None) -> E.Expr | None:
+        return None if e is None else E.substitute(e, last)
+
+    interval = None if value.interval is None else (at(value.interval[0]), at(value.interval[1]))
+    return replace(value, type=substitute_type(value.type, last), exact=at(value.exact),
+                   bound=at(value.bound), interval=interval)  # type: ignore[arg-type]
+
+
+def _for_every_index(conditions: list[E.Expr], j: sp.Dummy, count: E.Expr) -> list[E.Expr] | None:
+    """Conditions on j as conditions for every j in [0, count): a relation linear in j holds
+    for all of them if it holds at both ends; None if one is not linear in j."""
+    out = []
+    for condition in conditions:
+        if j not in condition.free_symbols:
+            out.append(condition)
+            continue
+        if not isinstance(condition, sp.core.relational.Relational) or \
+                not sp.Poly(condition.lhs - condition.rhs, j).degree() <= 1:
+            return None
+        out += [condition.subs(j, 0), condition.subs(j, count - 1)]
+    return out
+
+
+def _mentions(item: object, j: sp.Dummy) -> bool:
+    """Whether j appears anywhere in a ledger item, a value's parts or a row-wise mark."""
+    if isinstance(item, sp.Basic):
+        return j in item.free_symbols
+    if isinstance(item, (tuple, list)):
+        return any(_mentions(x, j) for x in item)
+    if isinstance(item, dict):
+        return any(_mentions(x, j) for x in (*item.keys(), *item.values()))
+    if hasattr(item, "__dataclass_fields__"):
+        return any(_mentions(getattr(item, f), j) for f in item.__dataclass_fields__)
+    if isinstance(item, frozenset):
+        return any(_mentions(x, j) for x in item)
+    return False
+
+
 def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, container: T.Type | None
                   ) -> None:
     """A loop over a supported iterable, ``count`` iterations of ``element``."""
@@ -122,9 +215,11 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     mark = (len(a.shared.trace), len(a.shared.samples))
     rows = _indexed_rows(a, s, assigned)
     cells = _partition_cells(a, s, assigned, element)
-    if _reads_range_index(s, rows, cells) and _unroll_concretely(a, s, count):
+    batches = _sliced_batches(a, s, assigned, element)
+    own = {**cells, **batches}  # (the index's uses that pick this iteration's part)
+    if _reads_range_index(s, rows, own) and _unroll_concretely(a, s, count):
         return  # each iteration with its own index: i * x costs i, not max |i|
-    if not rows and not cells and not in_place and _reads_range_index(s, rows, cells) \
+    if not rows and not own and not in_place and _reads_range_index(s, rows, own) \
             and _summed_over_index(a, s, count, carried, types, element, kept):
         return  # Σ_i of what iteration i adds: a triangular loop is n(n − 1)/2, not n²
     if any(a.env[name].public for name in carried):
@@ -152,7 +247,7 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     # The iterated arrays: if the body changes one, an element may be read again later.
     iterated = _hold_iterated(a, s, container, element)
     sources = {iterated} if iterated is not None else set()
-    sources |= {m for n in (*rows, *cells) for m in (n, *a.alias_group(n)[1])}
+    sources |= {m for n in (*rows, *own) for m in (n, *a.alias_group(n)[1])}
     for with_elements in (True, False):
         shares: list[tuple[str, E.Expr, E.Expr, C.Context]] = []  # element variable, F, G, container
         share = _element_share(a, container, element) if with_elements else None
@@ -170,8 +265,13 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         for name, (variable, factor, gaussian, source) in (cells.items() if with_elements else ()):
             shares.append((variable, factor, gaussian, source))
             masks[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[union-attr]
+        slices = {}
+        for name, (variable, factor, gaussian, source) in (batches.items() if with_elements else ()):
+            shares.append((variable, factor, gaussian, source))
+            slices[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[union-attr]
         a.shared.row_reads.update(reads)
         a.shared.cell_reads.update(masks)
+        a.shared.slice_reads.update(slices)
         try:
             for attempt in range(2):
                 pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
@@ -190,6 +290,8 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
                 a.shared.row_reads.pop(key, None)
             for key in masks:
                 a.shared.cell_reads.pop(key, None)
+            for key in slices:
+                a.shared.slice_reads.pop(key, None)
         # A store into the iterated array (through any alias or view), or a call that
         # may change it, changes the elements later iterations read (and can copy one
         # element into a later one): run again with the array carried, every iteration
@@ -539,7 +641,9 @@ def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr, E.Expr]],
     index = s.target.id
     uses = _count_name(s.body, index)
     return uses > sum(len(_row_subscripts(s.body, index, name)) for name in rows) \
-        + sum(len(_cell_tests(s.body, index, name)) for name in cells)
+        + sum(_count_name(tuple(_cell_tests(s.body, index, name)), index)  # type: ignore[arg-type]
+              + _count_name(tuple(_batch_slices(s.body, index, name)), index)  # type: ignore[arg-type]
+              for name in cells)
 
 
 def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple[str, E.Expr, E.Expr]]:
@@ -614,6 +718,36 @@ def _partition_cells(a: Analysis, s: ir.For, assigned: set[str], index: Value
         variable = a.fresh_variable("cell", T.Vector("L1", "Integer", n))
         found[name] = (variable, E.number(2), E.sqrt(E.number(2)), C.scale(changed, value.ctx))
     return found
+
+
+def _sliced_batches(a: Analysis, s: ir.For, assigned: set[str], index: Value
+                    ) -> dict[str, tuple[str, E.Expr, E.Expr, C.Context]]:
+    """Matrices the body slices by rows as ``m[lo:hi, ...]`` with lo and hi reading the
+    index of a range loop run with a symbolic index (R-loop-slices): where the slices of
+    different iterations cannot share a row (engine.subscript checks it on the bounds),
+    each is iteration i's own batch of rows, an element with F = G = 1 (a matrix's
+    distance sums its rows'). The body must not assign the matrix or the index."""
+    if index.exact is None or not any(getattr(v, "name", "") == "slice_index"
+                                      for v in index.exact.free_symbols) \
+            or not isinstance(s.target, ir.NameTarget) or s.target.id in assigned:
+        return {}
+    if any(isinstance(n, (ir.Lambda, ir.Function)) for n in ir.nodes(s.body)):
+        return {}  # a closure's own parameter could be named like the index
+    found: dict[str, tuple[str, E.Expr, E.Expr, C.Context]] = {}
+    for name in sorted(_subscripted_names(s.body) - assigned):
+        value = a.env.get(name)
+        if value is None or not value.ctx or not isinstance(value.type, T.Matrix) \
+                or not _batch_slices(s.body, s.target.id, name):
+            continue
+        found[name] = (a.fresh_variable("batch", value.type), E.ONE, E.ONE, value.ctx)
+    return found
+
+
+def _batch_slices(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.Slice]:
+    """The row slices ``name[lo:hi, ...]`` whose bounds read the index."""
+    return [n.index[0] for n in ir.nodes(body) if isinstance(n, ir.Subscript)
+            and isinstance(n.value, ir.Name) and n.value.id == name
+            and isinstance(n.index[0], ir.Slice) and index in ir.names_read(n.index[0])]
 
 
 def _cell_tests(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.Compare]:
