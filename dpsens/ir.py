@@ -289,6 +289,7 @@ class UnsupportedStmt:
     assigned: tuple[str, ...] = ()
     reached: tuple[str, ...] = ()  # names whose arrays its calls or stores may write into
     exits: bool = False  # may return, break or continue: the whole result is unknown
+    observed: bool = False  # may raise, call code or bind a global: seen by a caller
 
 
 Stmt = Union[Assign, AugAssign, Return, Raise, If, For, ExprStmt, FunctionDef, UnsupportedStmt]

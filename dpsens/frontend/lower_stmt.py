@@ -85,7 +85,8 @@ class StmtLowerer(ExprLowerer):
         if isinstance(node, cst.FunctionDef):
             return [ir.FunctionDef(self.span(node), self.function(node, scope))]
         kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
-        return [ir.UnsupportedStmt(self.span(node), kind, *effects_of(node), exits=_exits(node))]
+        return [ir.UnsupportedStmt(self.span(node), kind, *effects_of(node), exits=_exits(node),
+                                  observed=_observed(node))]
 
     def small(self, node: cst.BaseSmallStatement) -> ir.Stmt:
         """Lower a simple statement."""
@@ -117,7 +118,8 @@ class StmtLowerer(ExprLowerer):
         if isinstance(node, cst.Expr):
             return ir.ExprStmt(span, self.lower(node.value))
         kind = _UNSUPPORTED_STATEMENTS.get(type(node), type(node).__name__)
-        return ir.UnsupportedStmt(span, kind, *effects_of(node), exits=_exits(node))
+        return ir.UnsupportedStmt(span, kind, *effects_of(node), exits=_exits(node),
+                                  observed=_observed(node))
 
     def target(self, node: cst.BaseExpression) -> ir.Target:
         """Lower an assignment target."""
@@ -148,7 +150,8 @@ class StmtLowerer(ExprLowerer):
         span = self.span(node)
         if node.orelse is not None or node.asynchronous is not None:
             kind = "for-else" if node.orelse is not None else "async for"
-            return [ir.UnsupportedStmt(span, kind, *effects_of(node), exits=_exits(node))]
+            return [ir.UnsupportedStmt(span, kind, *effects_of(node), exits=_exits(node),
+                                  observed=_observed(node))]
         body = self.block(node.body, scope)
         body = without_continue(body) or body
         target, iterable = self.target(node.target), self.lower(node.iter)
@@ -289,11 +292,18 @@ def _augmented_operator(operator: cst.BaseAugOp) -> str:
 
 
 def _exits(node: cst.CSTNode) -> bool:
-    """Whether a statement may leave its block early (return, break, continue, yield, raise
-    or a failing assert, which a privacy function's caller sees: R-observed)."""
+    """Whether a statement may leave its block early (return, break, continue, yield)."""
     if isinstance(node, (cst.Return, cst.Break, cst.Continue)):
         return True
-    return _contains(node, (cst.Return, cst.Break, cst.Continue, cst.Yield, cst.Raise, cst.Assert))
+    return _contains(node, (cst.Return, cst.Break, cst.Continue, cst.Yield))
+
+
+def _observed(node: cst.CSTNode) -> bool:
+    """Whether an unsupported statement may do what a privacy function's caller sees
+    (R-observed): raise, fail an assert, call code (which may raise or print), or bind a
+    global."""
+    return isinstance(node, (cst.Global, cst.Nonlocal)) or _contains(
+        node, (cst.Raise, cst.Assert, cst.Call, cst.Global, cst.Nonlocal))
 
 
 def _is_generator(node: cst.FunctionDef) -> bool:

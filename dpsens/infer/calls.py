@@ -107,8 +107,9 @@ class CallRules:
         self.report(span, code, message)
         self.shared.refusals += 1
         result = unknown(C.total(v.ctx for v in inputs))
-        if code == "DPS203":  # code of its own, which runs: it may print what it is given
-            self.observe(result.ctx)
+        # The call still runs: code of its own (DPS203), or a closure it is given, may
+        # raise or print, and a refused builtin may raise on what it is given.
+        self.observe(C.blow_up(result.ctx))
         return result
 
     def _forget_mutated_arguments(self: Analysis, e: ir.Call, callee: Value,
@@ -159,6 +160,9 @@ class CallRules:
         if not result.ctx:
             # Only public inputs: whatever the function does, the result is public, and so
             # is what it may write into them, but no longer known (random.shuffle(L)).
+            # That it runs may still be seen (print, sys.exit): under a test on data, it
+            # shows the test (R-observed).
+            self.observe(C.EMPTY)
             for expr in (*e.args, *(k.value for k in e.keywords)):
                 self.forget_contents(expr)
             return result
@@ -227,7 +231,8 @@ class CallRules:
             return self.refuse(span, f"{summary.name}() {error}", (*args, *keywords.values()))
         result = CallSite(self, summary, bound, span).result()
         if summary.observes:  # R-observed: what the callee shows besides its result
-            shown = C.total(bound[name].ctx for name in sorted(summary.observed)  # type: ignore[union-attr]
+            statics = {p.name for p in summary.params if p.static}  # (data given for one: DPS304)
+            shown = C.total(bound[name].ctx for name in sorted(summary.observed | statics)  # type: ignore[union-attr]
                             if bound.get(name) is not None)
             self.observe(C.blow_up(shown))
         return result

@@ -308,7 +308,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             left, right = arith.unify_sizes(self.operands((e.left, e.right)), self.assume)
             return self._own_cell(e, arith.compare(left, right, e.op, self._reporter(e.span)))
         if isinstance(e, ir.BoolOp):
-            return arith.boolean(e.op, [self.expr(v) for v in e.values])
+            return self._boolean(e)
         if isinstance(e, ir.IfExp):
             test = self.expr(e.test)
             taken = decided(test)
@@ -316,10 +316,13 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 return self.expr(e.body if taken else e.orelse)
             outer = self.ledger
             arms = []
+            seen = self.shared.observations
             for arm in (e.body, e.orelse):
                 self.ledger = Ledger()  # only one arm runs: its costs are a Choice
                 arms.append((self.expr(arm), self.ledger.items))
             self.ledger = outer
+            if self.shared.observations != seen:  # which arm's effect happens (R-observed)
+                self.observe(C.blow_up(test.ctx))
             if arms[0][1] or arms[1][1]:
                 outer.items.append(Choice((tuple(arms[0][1]), tuple(arms[1][1]))))
             branches = join(arms[0][0], arms[1][0])
@@ -461,6 +464,16 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 self.assume(sp.Ge(width, 0))
                 return value.with_ctx(C.single(read[0]))
         return value
+
+    def _boolean(self, e: ir.BoolOp) -> Value:
+        """``a and b``, ``a or b``: each operand runs only as the ones before it decide."""
+        values: list[Value] = []
+        for operand in e.values:
+            seen = self.shared.observations
+            values.append(self.expr(operand))
+            if values[:-1] and self.shared.observations != seen:  # R-observed
+                self.observe(C.blow_up(C.total(arith.truth(v) for v in values[:-1])))
+        return arith.boolean(e.op, values)
 
     def _own_cell(self, e: ir.Compare, value: Value) -> Value:
         """``x == i`` in a loop over i: this iteration's cell of a partition (loops.py)."""

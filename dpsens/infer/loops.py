@@ -248,7 +248,10 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     iterated = _hold_iterated(a, s, container, element)
     sources = {iterated} if iterated is not None else set()
     sources |= {m for n in (*rows, *own) for m in (n, *a.alias_group(n)[1])}
-    for with_elements in (True, False):
+    targets = target_names(s.target, stores=True)
+    with_elements, rounds = True, 0
+    while True:
+        rounds += 1
         shares: list[tuple[str, E.Expr, E.Expr, C.Context]] = []  # element variable, F, G, container
         share = _element_share(a, container, element) if with_elements else None
         abstract = element
@@ -300,18 +303,27 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         # A name the body only rebinds (r = r + m[i] after r = m[0]) leaves the object
         # it shared with the array as it was: a store into that object changes the
         # array's own name too, which is checked.
-        moved = sorted(n for n in sources - rebound if body.env.get(n) is not a.env.get(n))
-        if not with_elements or not moved:
+        moved = sorted(n for n in sources - rebound if body.env.get(n) is not a.env.get(n)) \
+            if with_elements else []
+        # A name the body changes without binding it (a closure's store, a call that
+        # writes into its argument) is seen changed by the next iteration: carried too.
+        stray = sorted(n for n in a.env if n not in carried and n not in steady
+                       and n not in targets and body.env.get(n) is not a.env.get(n))
+        if not moved and not stray:
+            break
+        if rounds == 3:  # (it keeps finding more: nothing is known)
+            a.poisoned = True
             break
         _rollback(a, mark)
         # The steady values were found with the elements as they were: carried again.
         carried.extend(steady)
         steady, outside = {}, {}
-        for name in moved:
+        for name in (*moved, *stray):
             if name not in carried:  # changed through an alias or by a call
                 carried.append(name)
                 types[name] = a.env[name].type
         carried.sort()
+        with_elements = with_elements and not moved
     transfer = {name: body.env[name].ctx for name in carried}
     initial = {name: a.env[name].ctx for name in carried}
     per_row: dict[str, C.Context] = {}
@@ -1236,6 +1248,9 @@ def _assigned(body: tuple[ir.Stmt, ...]) -> set[str]:
             names.add(statement.function.name)
         elif isinstance(statement, ir.UnsupportedStmt):
             names |= set(statement.assigned) | set(statement.reached)
+    # An expression dpsens does not analyze may bind names too (``z = (c := f(x))``).
+    names |= {name for node in ir.nodes(body) if isinstance(node, ir.Unsupported)
+              for name in (*node.assigned, *node.reached)}
     return names | _grown_lists(body)
 
 

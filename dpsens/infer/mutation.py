@@ -230,7 +230,8 @@ class MutationRules:
             self._store_into_list(target, group, value, parts)
             return
         if self.owned_elsewhere(root):
-            self._parameter_mutated(target.span, root, group, value.ctx)
+            where = C.total(_part_ctx(p) for p in parts)  # a sensitive index says where
+            self._parameter_mutated(target.span, root, group, C.add(value.ctx, where))
             return
         added = self._store_ctx(store, parts, self.env[base], value, scatter)
         for name in group:

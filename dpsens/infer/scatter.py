@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from dpsens import ir
 from dpsens import types as T
+from dpsens.infer import ranges
 from dpsens.infer.counted import PURE, effect_free
-from dpsens.infer.values import is_list
+from dpsens.infer.values import Value, is_list
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -40,13 +41,25 @@ def scatter_increment(a: Analysis, target: ir.StoreTarget, statement: ir.AugAssi
     flips = _flips(a, store.index)
     if flips is None or C.is_public(flips):
         return False  # a public index: the store rule applies as it is
-    if not all(isinstance(p.type, T.Scalar) and p.type.kind != "Bool"
-               for p in map(a.expr, store.index)):  # (effect-free: evaluating twice is safe)
+    parts = [a.expr(p) for p in store.index]  # (effect-free: evaluating twice is safe)
+    if not all(isinstance(p.type, T.Scalar) and p.type.kind != "Bool" for p in parts):
         return False  # a Boolean is a 0-d mask: it may write every entry
+    sizes = (t.length,) if isinstance(t, T.Vector) else (t.rows, t.cols)
+    if not all(_within(p, size) for p, size in zip(parts, sizes)):
+        # An index out of range raises, and a privacy function's caller sees that it did
+        # (R-observed): only an index known to lie in range shows nothing.
+        a.observe(C.blow_up(flips))
     operand = a.expr(statement.value)
     bound = operand.magnitude() if isinstance(operand.type, T.Scalar) else None
     a.mutate(target, operand, scatter=(flips, E.INF if bound is None else bound))
     return True
+
+
+def _within(index: Value, size: E.Expr) -> bool:
+    """Whether an index is known to lie in [−size, size − 1] (numpy raises outside it)."""
+    found = ranges.of(index)
+    return found is not None and E.decide_le(-size, found[0]) is True \
+        and E.decide_le(found[1], size - 1) is True
 
 
 def _flips(a: Analysis, index: tuple[ir.Expr | ir.Slice, ...]) -> C.Context | None:

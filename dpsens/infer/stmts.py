@@ -151,6 +151,8 @@ class StatementRules:
             self.forget_effects(statement.span, statement.assigned, statement.reached)
             if statement.exits:
                 self.poisoned = True
+            if statement.observed:  # not analyzed: it may show anything it can reach
+                self.observe(C.blow_up(self.tracked()))
 
     def bound_from_display(self: Analysis, statement: ir.Assign) -> bool:
         """``a, b = e1, e2``: names bound straight from a tuple display take their parts

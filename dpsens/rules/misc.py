@@ -201,12 +201,16 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     # |max(a, b) − max(a', b')| ≤ max(|a − a'|, |b − b'|) in every entry.
     ctx = C.join(*moved) if single else C.add(*moved)
     exact = None
+    pick = sp.Min if rule.qualname.endswith(("min", "minimum")) else sp.Max
     if left.exact is not None and right.exact is not None:
-        pick = sp.Min if rule.qualname.endswith(("min", "minimum")) else sp.Max
         exact = pick(left.exact, right.exact)
         if C.is_public(ctx):
             return floats.settle_selection(result_type, [left, right], exact)
-    return Value(result_type, ctx, exact)
+    # Either operand is chosen, entry by entry: the ends of their ranges are chosen alike
+    # (min(max(i, 0), 3) lies in [0, 3] whatever i is; R-range).
+    ends = [ranges.of(v) or (-E.INF, E.INF) for v in (left, right)]
+    interval = (pick(ends[0][0], ends[1][0]), pick(ends[0][1], ends[1][1]))
+    return ranges.ranged(Value(result_type, ctx, exact), interval)
 
 
 def _chosen_whole(rule: Rule, left: Value, right: Value, span: object, a: Analysis) -> Value:
@@ -270,7 +274,9 @@ def to_int(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     # decisions taken from such values would be wrong.
     exact = x.exact if kind in ("Integer", "Bool") and x.exact is not None \
         and x.exact.is_Integer else None
-    return Value(T.INTEGER, ctx, exact)
+    # An integer's range holds as it is (a float's would need its rounding).
+    interval = x.interval if kind in ("Integer", "Bool") and isinstance(x.type, T.Scalar) else None
+    return Value(T.INTEGER, ctx, exact, interval=interval)
 
 
 def to_bool(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -173,10 +173,10 @@ def scattered_counts(v: MetricVector[L1, Data], k: Static[int]) -> MetricVector[
     return counts
 
 
-def scattered_and_released(v: MetricVector[L1, Data], k: Static[int], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(eps, 0); k=static; eps=static; assumes=eps > 0; accounting=sequential
+def scattered_and_released(v: MetricVector[L1, Data], k: Static[int], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(inf, inf); k=static; eps=static; assumes=eps > 0; accounting=released  # E: DPS403
     counts = np.zeros(k)
     for e in v:
-        counts[int(e)] += 1
+        counts[int(e)] += 1  # an entry of k or more raises IndexError: that is seen
     return laplace_mechanism(2.0, eps, counts)
 
 
@@ -212,3 +212,17 @@ def scattered_in_l_inf(v: MetricVector[L1, Data], k: Static[int]) -> MetricVecto
     counts = np.zeros(k)
     counts[int(v[0])] += 1  # (truth 1: np.zeros is measured in L1, where it is 2)
     return counts
+
+
+def scattered_in_range_and_released(v: MetricVector[L1, Data], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    counts = np.zeros(4)
+    for e in v:
+        counts[int(np.clip(int(e), 0, 3))] += 1  # always an entry: no IndexError to see
+    return laplace_mechanism(2.0, eps, counts)
+
+
+def scattered_clamped_by_min_max(v: MetricVector[L1, Data], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
+    counts = np.zeros(4)
+    for e in v:
+        counts[min(max(int(e), 0), 3)] += 1  # in range, but ranges open on one side are not kept: np.clip
+    return laplace_mechanism(2.0, eps, counts)

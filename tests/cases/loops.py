@@ -149,7 +149,7 @@ def decayed_prefix_sums(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=2*le
 # R-loop-index is undone when the body changes anything but its sums and locals (an
 # array written by a call, found by an adversarial review: 0, truth 1000), and when a
 # local keeps the index (a closure's default: the internal index symbol leaked).
-def index_loop_writing_through_a_closure(x: Real) -> Real:  # expect: x=inf
+def index_loop_writing_through_a_closure(x: Real) -> Real:  # expect: x=100000
     w = np.zeros(3)
 
     def put(t: float) -> None:

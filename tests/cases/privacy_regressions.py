@@ -429,3 +429,44 @@ def raised_as_often_as_data_says(v: MetricVector[L1, Data], eps: Static[float]) 
 def written_into_the_callers_array(x: Real, out: Static[MetricVector[L1, Real]]) -> Priv[Real]:  # expect: x=(inf, inf); out=static; accounting=released  # E: DPS403
     out[0] = x  # E: DPS205
     return laplace_mechanism(1.0, 1.0, 0.0)
+
+
+# R-observed, found by a review of it: effects with public inputs, in one arm of an
+# expression, or inside statements dpsens does not analyze, were not seen.
+def _always_fails() -> Real:  # expect: returns=None
+    raise ValueError("always")
+
+
+def _raises_above(t: Real) -> Real:  # expect: t=0
+    if t > 0.5:
+        raise ValueError("above")
+    return 0.0
+
+
+def printed_under_a_test(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(1, 0); accounting=released, sequential  # E: DPS403
+    if x > 0.5:
+        print("big")  # prints for x = 0.6, not for x = 0.4
+    return laplace_mechanism(1.0, 1.0, y)
+
+
+def raised_in_one_arm(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(1, 0); accounting=released, sequential  # E: DPS403
+    z = _always_fails() if x > 0.5 else 0.0
+    return laplace_mechanism(1.0, 1.0, y)
+
+
+def raised_after_and(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(1, 0); accounting=released, sequential  # E: DPS403
+    z = x > 0.5 and _always_fails() > 0.0
+    return laplace_mechanism(1.0, 1.0, y)
+
+
+def stored_at_a_data_index(x: Integer, out: Static[MetricVector[L1, Real]]) -> Priv[Real]:  # expect: x=(inf, inf); out=static; accounting=released  # E: DPS403
+    out[x] = 1.0  # E: DPS205
+    return laplace_mechanism(1.0, 1.0, 0.0)
+
+
+def raised_inside_try(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(inf, inf); accounting=released  # E: DPS403
+    try:  # E: DPS201
+        _raises_above(x)
+    finally:
+        pass
+    return laplace_mechanism(1.0, 1.0, y)

@@ -302,7 +302,7 @@ def asarray_alias(x: Real) -> Real:  # expect: x=inf
     return np.sum(a)
 
 
-def row_alias(x: Real) -> Real:  # expect: x=inf
+def row_alias(x: Real) -> Real:  # expect: x=3
     m = np.zeros((3, 3))
     for r in m:
         r[0] = x

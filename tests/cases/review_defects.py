@@ -123,7 +123,7 @@ def loop_param_alias(x: MetricVector[L1, Real], z: Real) -> Real:  # expect: x=i
 
 
 # was: w: reported 0 (DPS203 only); truth 1
-def loop_unknown(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=inf; w=inf; returns=unknown
+def loop_unknown(v: MetricVector[L1, Real], w: MetricVector[L1, Real]) -> Real:  # expect: v=0; w=inf; returns=unknown
     a = np.zeros(len(v))
     for _ in range(3):
         np.copyto(a, w)  # E: DPS203
@@ -620,3 +620,37 @@ def zero_d_chosen_by_a_condition(x: Real) -> Real:  # expect: x=inf
     r = p if x > 0 else q
     r += 5.0 * x
     return float(p)
+
+
+# D93: a closure's store into an array the loop reads was not carried: every iteration
+# saw the array as it was before the loop (0, truth 1; a release of it eps 0).
+def read_before_a_closure_writes(v: MetricVector[L1, Real]) -> Real:  # expect: v=2**(len(v) - 1) - 1
+    w = np.zeros(1)
+    c = 0.0
+
+    def put(e: Real) -> None:
+        w[0] = w[0] + e
+
+    for e in v:
+        c = float(w[0])  # (truth 1: the coupled loop is loose)
+        put(e)
+    return c
+
+
+# D94: a name bound by := in a loop body was not a loop-carried value (eps 0, truth inf).
+def rebound_by_walrus(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(inf, inf); accounting=released  # E: DPS403
+    acc = 0.0
+    c = 0.0
+    for _ in range(3):
+        acc = acc + laplace_mechanism(1.0, 1.0, c)
+        z = (c := float(v[0]) * 1000.0)  # E: DPS202
+    return acc
+
+
+# D95: an index that moves with data may be out of range: a privacy function's store
+# there may raise, which its caller sees (R-observed; eps, truth inf).
+def scattered_without_a_range(v: MetricVector[L1, Data], k: Static[int], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(inf, inf); k=static; eps=static; assumes=eps > 0; accounting=released  # E: DPS403
+    counts = np.zeros(k)
+    for e in v:
+        counts[int(e)] += 1
+    return laplace_mechanism(2.0, eps, counts)
