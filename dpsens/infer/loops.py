@@ -173,8 +173,12 @@ def _for_every_index(conditions: list[E.Expr], j: sp.Dummy, count: E.Expr) -> li
         if j not in condition.free_symbols:
             out.append(condition)
             continue
-        if not isinstance(condition, sp.core.relational.Relational) or \
-                not sp.Poly(condition.lhs - condition.rhs, j).degree() <= 1:
+        if not isinstance(condition, sp.core.relational.Relational):
+            return None
+        try:
+            if sp.Poly(condition.lhs - condition.rhs, j).degree() > 1:
+                return None
+        except sp.PolynomialError:  # (Abs, Min, Max of j: not a polynomial in it)
             return None
         out += [condition.subs(j, 0), condition.subs(j, count - 1)]
     return out
@@ -748,11 +752,26 @@ def _sliced_batches(a: Analysis, s: ir.For, assigned: set[str], index: Value
     found: dict[str, tuple[str, E.Expr, E.Expr, C.Context]] = {}
     for name in sorted(_subscripted_names(s.body) - assigned):
         value = a.env.get(name)
-        if value is None or not value.ctx or not isinstance(value.type, T.Matrix) \
-                or not _batch_slices(s.body, s.target.id, name):
+        slices = _batch_slices(s.body, s.target.id, name)
+        if value is None or not value.ctx or not isinstance(value.type, T.Matrix) or not slices:
+            continue
+        # One batch per iteration: every slice of it the same rows (X[i:i+1] and
+        # X[i+1:i+2] would read row r in two iterations), from names the body keeps.
+        if len({_structure(part) for part in slices}) != 1 \
+                or ir.names_read(slices[0]) & (assigned - {s.target.id}):
             continue
         found[name] = (a.fresh_variable("batch", value.type), E.ONE, E.ONE, value.ctx)
     return found
+
+
+def _structure(node: object) -> object:
+    """An IR node as nested tuples, without its positions (to compare what is written)."""
+    if hasattr(node, "__dataclass_fields__"):
+        return (type(node).__name__, *(_structure(getattr(node, f))
+                                       for f in node.__dataclass_fields__ if f != "span"))
+    if isinstance(node, (tuple, list)):
+        return tuple(_structure(x) for x in node)
+    return node
 
 
 def _batch_slices(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.Slice]:

@@ -77,3 +77,40 @@ def released_windows(X: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: X=(
         s = float(np.sum(np.clip(X[2 * i:2 * i + 3, 0], 0.0, 1.0)))  # row 2: in two windows
         total = total + laplace_mechanism(2.0, 1.0, s)
     return total
+
+
+# Found by a review: two families of slices of one matrix are not one batch per
+# iteration (row r is read by iterations r and r - 1); bounds on the symbolic index that
+# are not polynomial in it (Abs, Min, Max) undo the symbolic run instead of failing.
+def two_slices_joined(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=3
+    total = 0.0
+    for i in range(3):
+        a = float(np.sum(np.clip(X[i:i + 1, 0], 0.0, 1.0)))
+        b = float(np.sum(np.clip(X[i + 1:i + 2, 0], 0.0, 1.0)))
+        total = total + max(a, b)  # (truth 2; one batch each would have said 1)
+    return total
+
+
+def two_slices_by_parity(X: MetricMatrix[L_inf, Data], k: Static[int]) -> Real:  # expect: X=k; k=static; assumes=k >= 0
+    total = 0.0
+    for i in range(k):
+        if i % 2 == 0:
+            s = float(np.sum(np.clip(X[i:i + 1, 0], 0.0, 1.0)))
+        else:
+            s = float(np.sum(np.clip(X[i + 1:i + 2, 0], 0.0, 1.0)))
+        total = total + s
+    return total
+
+
+def one_batch_read_twice(X: MetricMatrix[L_inf, Data], k: Static[int]) -> Real:  # expect: X=2; k=static; assumes=k >= 0
+    total = 0.0
+    for i in range(k):
+        total = total + float(np.sum(np.clip(X[i:i + 1, 0], 0.0, 1.0))) + float(np.sum(np.clip(X[i:i + 1, 1], 0.0, 1.0)))
+    return total
+
+
+def clipped_at_the_index(X: MetricMatrix[L_inf, Data], a: Static[int], k: Static[int]) -> Real:  # expect: X=inf; a=static; k=static; assumes=k >= 0
+    total = 0.0
+    for i in range(a, a + k):
+        total = total + float(np.sum(np.clip(X[i:i + 1, 0], 0, i)))  # E: DPS301
+    return total
