@@ -41,7 +41,8 @@ def scatter_increment(a: Analysis, target: ir.StoreTarget, statement: ir.AugAssi
     flips = _flips(a, store.index)
     if flips is None or C.is_public(flips):
         return False  # a public index: the store rule applies as it is
-    parts = [a.expr(p) for p in store.index]  # (effect-free: evaluating twice is safe)
+    # (effect-free, and no slices: evaluating them twice is safe)
+    parts = [a.expr(p) for p in store.index if not isinstance(p, ir.Slice)]
     if not all(isinstance(p.type, T.Scalar) and p.type.kind != "Bool" for p in parts):
         return False  # a Boolean is a 0-d mask: it may write every entry
     sizes = (t.length,) if isinstance(t, T.Vector) else (t.rows, t.cols)
