@@ -356,6 +356,11 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     # Other charges on one element are paid by the container, every iteration.
     items = _moved(items, {variable: source for variable, _, _, source in shares})
     settle_findings(a, bounds)
+    # What the body showed (R-observed) of an element or a carried value is of what they
+    # stand for: the container, the carried value's bound.
+    stand_for = {**{variable: source for variable, _, _, source in shares}, **bounds}
+    if set(a.shared.observed) & set(stand_for):
+        a.shared.observed = C.substitute(a.shared.observed, stand_for)
     spent = _charged_to_inputs(items, bounds)
     if spent:
         a.ledger.items.append(Loop(repetitions, tuple(spent)))

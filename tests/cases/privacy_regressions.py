@@ -470,3 +470,10 @@ def raised_inside_try(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); 
     finally:
         pass
     return laplace_mechanism(1.0, 1.0, y)
+
+
+def raised_on_an_entry(v: MetricVector[L1, Real], y: Real) -> Priv[Real]:  # expect: v=(inf, inf); y=(1, 0); accounting=released, sequential  # E: DPS403
+    for e in v:
+        if e > 0.5:
+            raise ValueError("large")  # shows v's entries; y is charged only its release
+    return laplace_mechanism(1.0, 1.0, y)
