@@ -390,6 +390,11 @@ class CallRules:
             if self.shared.refusals == refusals:
                 return result
             # v.clip(0, 1, w) does not fit the rule, and numpy writes w.
+        elif isinstance(e.func.value, ir.Name) and e.func.value.id.startswith("comprehension#"):
+            # (the append is the analysis's own: the user wrote a comprehension)
+            self.report(e.span, "DPS202", f"a list of {args[1].type.show()} built by a "
+                        "comprehension is not analyzed: write its elements as a tuple")
+            result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
         else:
             self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
             result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))

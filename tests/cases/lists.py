@@ -3,7 +3,8 @@
 
 import numpy as np
 
-from dpsens import L1, MetricVector, Priv, Real, Static, laplace_mechanism
+from dpsens import (L1, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, above_threshold,
+                    count, laplace_mechanism)
 
 
 def appended_in_a_loop(x: Real, y: Real, k: Static[int]) -> list[Real]:  # expect: x=1; y=k; k=static; assumes=k >= 0
@@ -209,3 +210,8 @@ def larger_of_two_lists(x: Real) -> Real:  # expect: x=inf
 def larger_of_two_tuples(x: Real) -> Real:  # expect: x=inf
     t = max((x, 0.0), (0.0, 1000.0))
     return t[1]
+
+
+def queries_built_by_a_comprehension(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Integer]:  # expect: data=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
+    qs = [(lambda d: count(lambda r: r[0] > 1.0, d)) for k in range(3)]  # E: DPS202
+    return above_threshold(qs, eps, data, 10.0)  # E: DPS203, DPS404
