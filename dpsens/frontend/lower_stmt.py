@@ -300,10 +300,11 @@ def _exits(node: cst.CSTNode) -> bool:
 
 def _observed(node: cst.CSTNode) -> bool:
     """Whether an unsupported statement may do what a privacy function's caller sees
-    (R-observed): raise, fail an assert, call code (which may raise or print), or bind a
-    global."""
+    (R-observed): raise, fail an assert, call code (which may raise or print), bind a
+    global, or store (into a caller's array)."""
     return isinstance(node, (cst.Global, cst.Nonlocal)) or _contains(
-        node, (cst.Raise, cst.Assert, cst.Call, cst.Global, cst.Nonlocal))
+        node, (cst.Raise, cst.Assert, cst.Call, cst.Global, cst.Nonlocal,
+               cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del))  # (stores: a caller's array)
 
 
 def _is_generator(node: cst.FunctionDef) -> bool:

@@ -760,9 +760,13 @@ def _sliced_batches(a: Analysis, s: ir.For, assigned: set[str], index: Value
         slices = _batch_slices(s.body, s.target.id, name)
         if value is None or not value.ctx or not isinstance(value.type, T.Matrix) or not slices:
             continue
-        # One batch per iteration: every slice of it the same rows (X[i:i+1] and
-        # X[i+1:i+2] would read row r in two iterations), from names the body keeps.
-        if len({_structure(part) for part in slices}) != 1 \
+        # One batch per iteration: every row slice of it the same rows (X[i:i+1] and
+        # X[i+1:i+2], or X[j:j+1] with j = i + 1, would read row r in two iterations),
+        # from names the body keeps.
+        every = [n.index[0] for n in ir.nodes(s.body) if isinstance(n, ir.Subscript)
+                 and isinstance(n.value, ir.Name) and n.value.id == name
+                 and isinstance(n.index[0], ir.Slice)]
+        if len({_structure(part) for part in every}) != 1 \
                 or ir.names_read(slices[0]) & (assigned - {s.target.id}):
             continue
         found[name] = (a.fresh_variable("batch", value.type), E.ONE, E.ONE, value.ctx)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import sympy as sp
+
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer import ranges
@@ -75,7 +77,10 @@ def _flips(a: Analysis, index: tuple[ir.Expr | ir.Slice, ...]) -> C.Context | No
         if not T.is_discrete_metric(value.type):
             return None
         total = C.add(total, value.ctx)
-    return total
+    # The index is a function of the inputs too: one of a discrete metric that changes
+    # moves by at least 1, so it adds at most 1 per unit of its distance.
+    return {v: sp.Min(s, E.ONE) if v in a.var_types and T.is_discrete_metric(a.var_types[v])
+            else s for v, s in total.items()}
 
 
 def scatter_spread(t: T.Type, bound: E.Expr) -> E.Expr:

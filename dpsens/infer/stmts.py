@@ -268,10 +268,12 @@ class StatementRules:
             return
         name = statement.target.id
         current = self.lookup(name, statement.target.span)
+        callers = set()
         if isinstance(current.type, T.Scalar):
             # A parameter held under this name may be a caller's 0-d array (np.where of
             # numbers): op= changes it in place (calls.CallRules._forget_mutated_arguments).
-            self.shared.mutated |= {n for n in self.alias_group(name)[1] if self.is_parameter(n)}
+            callers = {n for n in self.alias_group(name)[1] if self.is_parameter(n)}
+            self.shared.mutated |= callers
         if statement.op == "+" and is_list(current):
             # A list's += extends it in place (a tuple's makes a new one: also covered).
             self.grow_list(name, self.expr(statement.value), statement.value, statement.span)
@@ -282,6 +284,8 @@ class StatementRules:
             current = join(current, self.env[name])
         current, operand = arith.unify_sizes([current, operand], self.assume)
         new = arith.binary(statement.op, current, operand, self._reporter(statement.span))
+        if callers:  # that array, the caller's, now holds the new value (R-observed)
+            self.observe(C.blow_up(new.ctx))
         if not self.mutate_in_place(name, new, statement.span):
             self.env[name] = new
 

@@ -476,10 +476,13 @@ def randomized_response(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Val
         ctx = C.blow_up(ctx)
     charges = _unbounded(leaked)
     for variable, r in ctx.items():
-        # eps for any flip of the bit, however small the move that flips it.
+        # eps for any flip of the bit, however small the move that flips it; and however
+        # large the move, one bit flips at most once (RR's output depends on the bit only),
+        # so a Bool a comparison of a real made costs eps too.
         cost = L.Charge(eps, E.ZERO, rho=eps**2 / 2, slope=E.INF, cap=eps) \
             if eps is not None else UNBOUNDED
-        charges[variable] = charges.get(variable, ()) + L.in_group((cost,), r)
+        one_bit = T.scalar_kind_of(bit.type) == "Bool" and not E.is_zero(r)
+        charges[variable] = charges.get(variable, ()) + ((cost,) if one_bit else L.in_group((cost,), r))
     a.spend(span, charges, {"kind": "randomized_response", "epsilon": _show(eps), "delta": "0"})
     return Value(bit.type)
 

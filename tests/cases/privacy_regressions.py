@@ -477,3 +477,7 @@ def raised_on_an_entry(v: MetricVector[L1, Real], y: Real) -> Priv[Real]:  # exp
         if e > 0.5:
             raise ValueError("large")  # shows v's entries; y is charged only its release
     return laplace_mechanism(1.0, 1.0, y)
+
+
+def randomized_over_40(age: Real, eps: Static[float]) -> Priv[Data]:  # expect: age=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    return randomized_response(eps, age > 40.0)  # a bit flips at most once: eps (it was inf)

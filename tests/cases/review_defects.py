@@ -654,3 +654,39 @@ def scattered_without_a_range(v: MetricVector[L1, Data], k: Static[int], eps: St
     for e in v:
         counts[int(e)] += 1
     return laplace_mechanism(2.0, eps, counts)
+
+
+# D96: a store into a caller's array inside a statement dpsens does not analyze was not
+# seen (R-observed): x at (0, 0), truth inf (the caller reads x).
+def stored_inside_while(x: Real, out: Static[MetricVector[L1, Real]]) -> Priv[Real]:  # expect: x=(inf, inf); out=static; accounting=released  # E: DPS403
+    k = 0
+    while k < 1:  # E: DPS201
+        out[0] = x
+        k = k + 1
+    return laplace_mechanism(1.0, 1.0, 0.0)
+
+
+# D97: op= on a number parameter changes the caller's 0-d array, which the caller sees.
+def added_into_a_parameter(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(inf, inf); accounting=released  # E: DPS403
+    x += y
+    return laplace_mechanism(1.0, 1.0, 0.0)
+
+
+# D98: a slice through an alias of the index (j = i + 1) escaped "all slices alike".
+def batches_through_an_alias(X: MetricMatrix[L_inf, Data], k: Static[int]) -> Real:  # expect: X=k; k=static; assumes=k >= 0
+    total = 0.0
+    for i in range(k):
+        j = i + 1
+        a = float(np.sum(np.clip(X[i:i + 1, 0], 0.0, 1.0)))
+        b = float(np.sum(np.clip(X[j:j + 1, 0], 0.0, 1.0)))
+        total = total + max(a, b)  # (truth 2)
+    return total
+
+
+# D99 (loose): a named scatter index was charged its range, not whether it changes.
+def scattered_by_a_named_index(v: MetricVector[L1, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(1, 0); accounting=sequential
+    counts = np.zeros(4)
+    for e in v:
+        j = int(np.clip(int(e), 0, 3))
+        counts[j] += 1  # (it was 3)
+    return laplace_mechanism(2.0, 1.0, counts)
