@@ -1060,8 +1060,10 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | N
     if listed is not None:  # a tuple or list display: its elements, in turn
         count = Value(T.INTEGER, exact=E.number(len(container.type.elts)))  # type: ignore[union-attr]
         return count, Value(listed.elem, container.ctx), listed
-    a.report(it.span if hasattr(it, "span") else s.span, "DPS201",
-             "only range(...), vectors, matrices and lists can be iterated")
+    why = "only range(...), vectors, matrices and lists of numbers or arrays can be iterated"
+    if isinstance(container.type, T.TupleType):
+        why += f", not {container.type.show()} (write the calls out, one per element)"
+    a.report(it.span if hasattr(it, "span") else s.span, "DPS201", why)
     return None
 
 

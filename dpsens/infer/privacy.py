@@ -207,8 +207,8 @@ class PrivacyRules:
                      "arithmetic, or a construct the analysis could not follow: see the "
                      "other diagnostics of this function)")
                 if E.is_zero(leak):  # R-observed
-                    why = ("whether the function raises (an assert, a raise), or what a call "
-                           "it cannot analyze is given, depends on it")
+                    why = ("whether the function raises (an assert, a raise, an index out "
+                           "of range), or what a call it cannot analyze is given, depends on it")
                 self.report(self.function_span, "DPS403", f"'{param.name}' is released without "
                             f"noise: {why}")
                 param.epsilon, param.delta = E.INF, E.INF

@@ -52,6 +52,9 @@ def scatter_increment(a: Analysis, target: ir.StoreTarget, statement: ir.AugAssi
         # An index out of range raises, and a privacy function's caller sees that it did
         # (R-observed): only an index known to lie in range shows nothing.
         a.observe(C.blow_up(flips))
+        if a.privacy:
+            a.report(target.span, "DPS403", "this index moves with the data and may be out "
+                     "of range (IndexError), which the caller sees: np.clip it into range")
     operand = a.expr(statement.value)
     bound = operand.magnitude() if isinstance(operand.type, T.Scalar) else None
     a.mutate(target, operand, scatter=(flips, E.INF if bound is None else bound))

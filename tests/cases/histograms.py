@@ -176,7 +176,7 @@ def scattered_counts(v: MetricVector[L1, Data], k: Static[int]) -> MetricVector[
 def scattered_and_released(v: MetricVector[L1, Data], k: Static[int], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(inf, inf); k=static; eps=static; assumes=eps > 0; accounting=released  # E: DPS403
     counts = np.zeros(k)
     for e in v:
-        counts[int(e)] += 1  # an entry of k or more raises IndexError: that is seen
+        counts[int(e)] += 1  # an entry of k or more raises IndexError: that is seen  # E: DPS403
     return laplace_mechanism(2.0, eps, counts)
 
 
@@ -224,5 +224,5 @@ def scattered_in_range_and_released(v: MetricVector[L1, Data], eps: Static[float
 def scattered_clamped_by_min_max(v: MetricVector[L1, Data], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
     counts = np.zeros(4)
     for e in v:
-        counts[min(max(int(e), 0), 3)] += 1  # in range, but ranges open on one side are not kept: np.clip
+        counts[min(max(int(e), 0), 3)] += 1  # in range, but ranges open on one side are not kept: np.clip  # E: DPS403
     return laplace_mechanism(2.0, eps, counts)

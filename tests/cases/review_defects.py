@@ -652,7 +652,7 @@ def rebound_by_walrus(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(in
 def scattered_without_a_range(v: MetricVector[L1, Data], k: Static[int], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(inf, inf); k=static; eps=static; assumes=eps > 0; accounting=released  # E: DPS403
     counts = np.zeros(k)
     for e in v:
-        counts[int(e)] += 1
+        counts[int(e)] += 1  # E: DPS403
     return laplace_mechanism(2.0, eps, counts)
 
 
