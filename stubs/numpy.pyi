@@ -76,8 +76,9 @@ def dot(a: Any, b: Any) -> Any:
     """a @ b: a dot product of vectors (one side public, its entries bounded)."""
 
 @rule("histogram")
-def histogram(a: Any, bins: Static[int] = ..., range: Static[Any] = ...) -> Any:
-    """(counts, edges): how many entries fall in each of `bins` equal bins of a public range."""
+def histogram(a: Any, bins: Static[Any] = ..., range: Static[Any] = ...) -> Any:
+    """(counts, edges): how many entries fall in each of `bins` equal bins of a public range,
+    or in the bins between public edges."""
 
 @rule("count_nonzero")
 def count_nonzero(a: Any, axis: Static[int] = ...) -> Any:

@@ -228,12 +228,16 @@ def histogram(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     given = [(name, v) for name, v in (("bins", bins), ("range", limits)) if v is not None]
     extra = C.total(require_static(a, v, name, rule, span) for name, v in given)  # type: ignore[arg-type]
     count = E.number(10) if bins is None else bins.exact  # numpy's default
+    # Explicit edges (bins=[0, 18, 65, 120]) are public: len − 1 bins, no range needed.
+    edges = bins.parts if bins is not None and isinstance(bins.type, T.TupleType) else None
+    if edges is not None and len(edges) >= 2 and all(isinstance(e.type, T.Scalar) for e in edges):
+        count = E.number(len(edges) - 1)
     problem = None
     if not isinstance(x.type, (T.Vector, T.Matrix)):
         problem = f"histogram() of {x.type.show()} is not analyzed (vectors and matrices are)"
     elif count is None or count.is_number and not (count.is_Integer and count >= 1):
-        problem = "the number of bins of histogram() must be a static positive integer"
-    elif limits is None or limits.parts is None or len(limits.parts) != 2:
+        problem = "the bins of histogram() must be a static positive integer or public edges"
+    elif edges is None and (limits is None or limits.parts is None or len(limits.parts) != 2):
         # Without it numpy takes the data's smallest and largest entries as the edges.
         problem = "histogram() needs a public range=(low, high): by default its bins are " \
                   "the data's smallest and largest entries"

@@ -226,3 +226,12 @@ def scattered_clamped_by_min_max(v: MetricVector[L1, Data], eps: Static[float]) 
     for e in v:
         counts[min(max(int(e), 0), 3)] += 1  # in range, but ranges open on one side are not kept: np.clip  # E: DPS403
     return laplace_mechanism(2.0, eps, counts)
+
+
+def counted_between_edges(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: data=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    counts, _ = np.histogram(data[:, 0], bins=[0.0, 18.0, 30.0, 50.0, 120.0])  # public edges
+    return laplace_mechanism(2.0, eps, counts)
+
+
+def edges_from_data(data: MetricMatrix[L_inf, Data], x: Real) -> MetricVector[L1, Integer]:  # expect: data=2; x=inf
+    return np.histogram(data[:, 0], bins=[0.0, x, 120.0])[0]  # E: DPS304
