@@ -24,8 +24,8 @@ INDEX_CALLS = PURE | {"builtins.int", "builtins.round", "builtins.len", "builtin
 
 def scatter_increment(a: Analysis, target: ir.StoreTarget, statement: ir.AugAssign) -> bool:
     """Apply R-store-scatter to ``x[i] += e`` / ``x[i] -= e`` (every axis indexed by one
-    position, some index not public, all its names of a discrete metric); False, with
-    nothing done, when the store has another shape."""
+    integer position, some index not public); False, with nothing done, when the store
+    has another shape."""
     store = target.target
     if statement.op not in ("+", "-") or not (
             isinstance(store, ir.Subscript) and isinstance(store.value, ir.Name)
@@ -40,13 +40,13 @@ def scatter_increment(a: Analysis, target: ir.StoreTarget, statement: ir.AugAssi
     if len(store.index) != rank or not all(
             not isinstance(p, ir.Slice) and effect_free(p, a, INDEX_CALLS) for p in store.index):
         return False
-    flips = _flips(a, store.index)
-    if flips is None or C.is_public(flips):
-        return False  # a public index: the store rule applies as it is
     # (effect-free, and no slices: evaluating them twice is safe)
     parts = [a.expr(p) for p in store.index if not isinstance(p, ir.Slice)]
-    if not all(isinstance(p.type, T.Scalar) and p.type.kind != "Bool" for p in parts):
+    if not all(isinstance(p.type, T.Scalar) and p.type.kind in ("Integer", "Data") for p in parts):
         return False  # a Boolean is a 0-d mask: it may write every entry
+    flips = _flips(a, parts)
+    if C.is_public(flips):
+        return False  # a public index: the store rule applies as it is
     sizes = (t.length,) if isinstance(t, T.Vector) else (t.rows, t.cols)
     if not all(_within(p, size) for p, size in zip(parts, sizes)):
         # An index out of range raises, and a privacy function's caller sees that it did
@@ -68,20 +68,13 @@ def _within(index: Value, size: E.Expr) -> bool:
         and E.decide_le(found[1], size - 1) is True
 
 
-def _flips(a: Analysis, index: tuple[ir.Expr | ir.Slice, ...]) -> C.Context | None:
-    """A bound on 1{the index differs on neighbouring inputs}: the sum of the contexts of
-    the sensitive names it reads, each of a discrete metric (where values differ they are
-    at least 1 apart); None if one is not."""
-    total: C.Context = C.EMPTY
-    for name in sorted(set().union(*(ir.names_read(p) for p in index))):
-        value = a.env.get(name)
-        if value is None or C.is_public(value.ctx):
-            continue
-        if not T.is_discrete_metric(value.type):
-            return None
-        total = C.add(total, value.ctx)
-    # The index is a function of the inputs too: one of a discrete metric that changes
-    # moves by at least 1, so it adds at most 1 per unit of its distance.
+def _flips(a: Analysis, parts: list[Value]) -> C.Context:
+    """A bound on 1{the index differs on neighbouring inputs}, per unit of each input's
+    distance: changing the inputs one at a time, an integer (or Data) index that changes
+    moves by at least 1, so by its context it changes at most c_v·d(v) times for input v;
+    and an input of a discrete metric that changes is at least 1 away, so at most d(v)
+    times: min(c_v, 1) for those."""
+    total = C.total(p.ctx for p in parts)
     return {v: sp.Min(s, E.ONE) if v in a.var_types and T.is_discrete_metric(a.var_types[v])
             else s for v, s in total.items()}
 

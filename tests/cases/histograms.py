@@ -8,7 +8,7 @@ and one record can move every count.
 
 import numpy as np
 
-from dpsens import (L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static,
+from dpsens import (L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, rows,
                     gaussian_mechanism, laplace_mechanism)
 
 
@@ -235,3 +235,10 @@ def counted_between_edges(data: MetricMatrix[L_inf, Data], eps: Static[float]) -
 
 def edges_from_data(data: MetricMatrix[L_inf, Data], x: Real) -> MetricVector[L1, Integer]:  # expect: data=2; x=inf
     return np.histogram(data[:, 0], bins=[0.0, x, 120.0])[0]  # E: DPS304
+
+
+def scattered_by_row_index(data: MetricMatrix[L_inf, Data], k: Static[int]) -> MetricVector[L1, Real]:  # expect: data=2; k=static
+    counts = np.zeros(k)
+    for i in range(rows(data)):
+        counts[int(data[i, 1])] += 1  # row i's own entry (it was 2·rows(data))
+    return counts
