@@ -132,11 +132,16 @@ class CallRules:
             zero_d = zero_d or value.zero_d
             if isinstance(params[name].type, T.Scalar):
                 if isinstance(expr, ir.Name) and expr.id in self.env:
-                    # A parameter of this function passed on may be a caller's 0-d array.
-                    self.shared.mutated |= {n for n in self.alias_group(expr.id)[1]
-                                            if self.is_parameter(n)}
+                    # A parameter of this function passed on may be a caller's 0-d array,
+                    # which the callee changes: so does this function's value of it.
+                    passed_on = {n for n in self.alias_group(expr.id)[1] if self.is_parameter(n)}
+                    self.shared.mutated |= passed_on
                     if self.env[expr.id].zero_d:
                         self.invalidate(expr, C.blow_up(inputs) if inputs else C.EMPTY)
+                    elif passed_on:  # a number here, maybe an array there: it may have moved
+                        for member in self.alias_group(expr.id)[1]:
+                            old = self.env[member]
+                            self.env[member] = Value(old.type, C.add(old.ctx, C.blow_up(inputs)))
                 continue
             self.invalidate(expr, C.blow_up(inputs) if inputs else C.EMPTY)
         return zero_d

@@ -40,10 +40,9 @@ def counted_branch(a: Analysis, statement: ir.If, test: Value) -> bool:
         if old is None or not isinstance(old.type, T.Scalar) or old.type.kind not in ("Real", "Integer") \
                 or old.zero_d:  # a 0-d array: u += e changes it under every name holding it
             return False
-        callers = {n for n in a.alias_group(name)[1] if a.is_parameter(n)}
-        if callers and a.privacy:
-            return False  # a caller's 0-d array would show it (R-observed): as written
-        a.shared.mutated |= callers  # (the caller's 0-d array, if it is one, changes)
+        if any(a.is_parameter(n) for n in a.alias_group(name)[1]):
+            return False  # a caller's 0-d array, maybe, changed in place: op= as written
+            # (stmts.augmented marks it changed, and what it shows: R-observed)
         amounts = [path.get(name) for path in paths]
         if all(amount is None or amount.public for amount in amounts):
             gap = _spread(amounts)

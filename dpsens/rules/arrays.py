@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import ranges, rowwise
+from dpsens.infer import floats, ranges, rowwise
 from dpsens.infer.values import Value, unknown
 from dpsens.rules.containers import require_container, row_length, with_metric
 from dpsens.rules.table import first_argument, require_static
@@ -228,15 +228,20 @@ def histogram(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     given = [(name, v) for name, v in (("bins", bins), ("range", limits)) if v is not None]
     extra = C.total(require_static(a, v, name, rule, span) for name, v in given)  # type: ignore[arg-type]
     count = E.number(10) if bins is None else bins.exact  # numpy's default
-    # Explicit edges (bins=[0, 18, 65, 120]) are public: len − 1 bins, no range needed.
+    # Explicit edges (bins=[0, 18, 65, 120]) are public: len − 1 bins, no range needed. Only
+    # floats known to be finite and in order: numpy lets edges with a NaN through (its
+    # check compares neighbours), and then one entry may move counts in every repeat.
     edges = bins.parts if bins is not None and isinstance(bins.type, T.TupleType) else None
-    if edges is not None and len(edges) >= 2 and all(isinstance(e.type, T.Scalar) for e in edges):
-        count = E.number(len(edges) - 1)
+    if edges is not None:
+        held = [floats.float_of(e) for e in edges]
+        count = E.number(len(edges) - 1) if len(held) >= 2 and None not in held \
+            and all(x <= y for x, y in zip(held, held[1:])) else None
     problem = None
     if not isinstance(x.type, (T.Vector, T.Matrix)):
         problem = f"histogram() of {x.type.show()} is not analyzed (vectors and matrices are)"
     elif count is None or count.is_number and not (count.is_Integer and count >= 1):
-        problem = "the bins of histogram() must be a static positive integer or public edges"
+        problem = ("the bins of histogram() must be a static positive integer, or edges that "
+                   "are known finite numbers in increasing order")
     elif edges is None and (limits is None or limits.parts is None or len(limits.parts) != 2):
         # Without it numpy takes the data's smallest and largest entries as the edges.
         problem = "histogram() needs a public range=(low, high): by default its bins are " \

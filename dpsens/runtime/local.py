@@ -38,13 +38,17 @@ def kary_randomized_response(eps: float, value: int, k: int, *,
 
 
 def _category(fn: str, value: object, k: int) -> int:
-    """value as an int in [0, k); integral floats pass, since map_rows hands rows over as float64 arrays."""
+    """value as an int in [0, k): a number outside it (or not whole) is taken to the
+    nearest category below it, clamped, and NaN to 0, rather than refused: an exception on
+    some data values would show them to the caller (docs/privacy.md, R-observed). Only
+    what is not a number is refused."""
     number = check.item(value)
-    if isinstance(number, (float, np.floating)) and float(number).is_integer():
-        number = int(number)
-    if isinstance(number, bool) or not isinstance(number, (int, np.integer)) or not 0 <= number < k:
+    if isinstance(number, bool) or not check.is_real(number):
         raise ValueError(f"{fn}: value must be an integer in [0, {k}), got {check.describe(value)}")
-    return int(number)
+    number = float(number)
+    if math.isnan(number):
+        return 0
+    return int(min(max(number, 0.0), k - 1.0))  # (whole after clamping: int() floors it)
 
 
 def local_laplace(eps: float, x: float, lower: float, upper: float, *,
@@ -56,9 +60,9 @@ def local_laplace(eps: float, x: float, lower: float, upper: float, *,
     if not lower < upper:
         raise ValueError(f"{fn}: needs lower < upper, got [{lower}, {upper}]")
     value = check.real(fn, "x", x)  # an infinite x is fine: clamping bounds it
-    if math.isnan(value):
-        raise ValueError(f"{fn}: x must be a real number, got NaN")
-    clamped = min(max(value, lower), upper)
+    # NaN is taken as the lower end rather than refused: an exception on some data values
+    # would show them to the caller (docs/privacy.md, R-observed).
+    clamped = lower if math.isnan(value) else min(max(value, lower), upper)
     return float(laplace_mechanism(upper - lower, eps, clamped, rng=rng))
 
 

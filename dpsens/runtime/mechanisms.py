@@ -189,11 +189,16 @@ def randomized_response(eps: float, bit: T, *, rng: np.random.Generator | None =
 
 
 def _bit(bit: Any) -> bool:
-    """The truth value of a bit given as 0/1 or False/True (bool, int or float, numpy too)."""
+    """The truth value of a bit given as 0/1 or False/True (bool, int or float, numpy too).
+
+    Any other number counts by its truth (nonzero, NaN included, is 1) rather than
+    raising: an exception on some data values would show them to the caller, which no
+    noise hides (docs/privacy.md, R-observed). Only what is not a number is refused.
+    """
     value = check.item(bit)
-    if not check.is_real(value) or value not in (0, 1):
+    if not check.is_real(value):
         raise ValueError(f"randomized_response: bit must be 0 or 1 (or False/True), got {check.describe(bit)}")
-    return bool(value)
+    return bool(value != 0)
 
 
 def _like(bit: T, value: bool) -> T:

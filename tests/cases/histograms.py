@@ -233,8 +233,14 @@ def counted_between_edges(data: MetricMatrix[L_inf, Data], eps: Static[float]) -
     return laplace_mechanism(2.0, eps, counts)
 
 
-def edges_from_data(data: MetricMatrix[L_inf, Data], x: Real) -> MetricVector[L1, Integer]:  # expect: data=2; x=inf
-    return np.histogram(data[:, 0], bins=[0.0, x, 120.0])[0]  # E: DPS304
+def edges_from_data(data: MetricMatrix[L_inf, Data], x: Real) -> MetricVector[L1, Integer]:  # expect: data=inf; x=inf; returns=unknown
+    return np.histogram(data[:, 0], bins=[0.0, x, 120.0])[0]  # E: DPS304, DPS301
+
+
+def edges_with_a_nan(v: MetricVector[L1, Data]) -> MetricVector[L1, Integer]:  # expect: v=inf; returns=unknown
+    # numpy accepts edges with a NaN (it compares neighbours): one entry then moves the
+    # counts in every repeat of the pattern (found by a review; was 2, truth 5 here)
+    return np.histogram(v, bins=[0.0, 10.0, 1e400 - 1e400, 0.0, 10.0, 1e400 - 1e400, 0.0, 10.0])[0]  # E: DPS301
 
 
 def scattered_by_row_index(data: MetricMatrix[L_inf, Data], k: Static[int]) -> MetricVector[L1, Real]:  # expect: data=2; k=static

@@ -690,3 +690,28 @@ def scattered_by_a_named_index(v: MetricVector[L1, Data]) -> Priv[MetricVector[L
         j = int(np.clip(int(e), 0, 3))
         counts[j] += 1  # (it was 3)
     return laplace_mechanism(2.0, 1.0, counts)
+
+
+# D100: a callee changing its number parameter in place (the caller's 0-d array, D78)
+# left the caller's own number parameter as it was (0 in k, truth 5), and a counted
+# branch's op= in a helper was not seen by a privacy caller (eps 0, truth inf).
+def _lowered_if_positive(u: Real, k: Integer) -> Real:  # expect: u=0; k=0
+    if k > 0:
+        u -= 5.0
+    return 0.0
+
+
+def read_after_the_helper(k: Integer, x: Real) -> Real:  # expect: k=inf; x=inf
+    _lowered_if_positive(x, k)
+    return x
+
+
+def released_after_the_helper(d: Data, t: Static[float]) -> Priv[Real]:  # expect: d=(inf, inf); t=static; accounting=released  # E: DPS403
+    _raised_if_set(t, d)
+    return laplace_mechanism(1.0, 1.0, 0.0)
+
+
+def _raised_if_set(u: Real, d: Data) -> Real:  # expect: u=0; d=0
+    if d > 0.5:
+        u += 1.0
+    return 0.0

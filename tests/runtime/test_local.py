@@ -61,11 +61,9 @@ def test_local_laplace_clamps_and_scales() -> None:
 
 @pytest.mark.parametrize("call, message", [
     (lambda: kary_randomized_response(0.0, 1, 3), "eps"),
-    (lambda: kary_randomized_response(1.0, 3, 3), "in \\[0, 3\\)"),
     (lambda: kary_randomized_response(1.0, True, 3), "integer"),
     (lambda: kary_randomized_response(1.0, 0, 1), "k"),
     (lambda: local_laplace(1.0, 0.5, 1.0, 0.0), "lower < upper"),
-    (lambda: local_laplace(1.0, float("nan"), 0.0, 1.0), "NaN"),
     (lambda: local_laplace(-1.0, 0.5, 0.0, 1.0), "eps"),
 ])
 def test_bad_parameters_are_refused(call: object, message: str) -> None:

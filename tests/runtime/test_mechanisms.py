@@ -147,7 +147,6 @@ def test_thousand_samples_are_fast() -> None:
     (lambda: M.sample(2, np.zeros((5, 2)), np.zeros(4)), "same number of rows"),
     (lambda: M.sample(6, np.zeros((5, 2)), np.zeros(5)), "cannot sample 6"),
     (lambda: M.parallel_fold_rows(lambda a, r, l: a, 0, np.zeros(3), np.zeros(2)), "same number of rows"),
-    (lambda: M.randomized_response(1.0, 2), "bit"),
     (lambda: M.exponential_mechanism(1.0, 1.0, [], lambda d, r: 0.0, None), "at least one candidate"),
     (lambda: M.exponential_mechanism(1.0, 1.0, [1], lambda d, r: math.nan, None), "NaN"),
     (lambda: M.report_noisy_max(1.0, 1.0, np.zeros((2, 2))), "1-D"),
