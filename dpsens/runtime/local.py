@@ -42,10 +42,10 @@ def _category(fn: str, value: object, k: int) -> int:
     nearest category below it, clamped, and NaN to 0, rather than refused: an exception on
     some data values would show them to the caller (docs/privacy.md, R-observed). Only
     what is not a number is refused."""
-    number = check.item(value)
-    if isinstance(number, bool) or not check.is_real(number):
+    item = check.item(value)
+    if isinstance(item, bool) or not check.is_real(item):
         raise ValueError(f"{fn}: value must be an integer in [0, {k}), got {check.describe(value)}")
-    number = float(number)
+    number = float(item)  # type: ignore[arg-type]  # (a real: is_real said so)
     if math.isnan(number):
         return 0
     return int(min(max(number, 0.0), k - 1.0))  # (whole after clamping: int() floors it)
