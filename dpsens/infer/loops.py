@@ -752,8 +752,9 @@ def _sliced_batches(a: Analysis, s: ir.For, assigned: set[str], index: Value
                                       for v in index.exact.free_symbols) \
             or not isinstance(s.target, ir.NameTarget) or s.target.id in assigned:
         return {}
-    if any(isinstance(n, (ir.Lambda, ir.Function)) for n in ir.nodes(s.body)):
-        return {}  # a closure's own parameter could be named like the index
+    # (A closure in the body may slice too: engine._own_batch takes a slice as the batch
+    # only where the index and the matrix are this loop's own values, so a closure's
+    # parameter named like the index is another value.)
     found: dict[str, tuple[str, E.Expr, E.Expr, C.Context]] = {}
     for name in sorted(_subscripted_names(s.body) - assigned):
         value = a.env.get(name)

@@ -5,7 +5,7 @@ release per record, not one per batch."""
 
 import numpy as np
 
-from dpsens import (L1, L2, L_inf, Data, MetricMatrix, MetricVector, Priv, Real, Static, clip,
+from dpsens import (L1, L2, L_inf, Data, MetricMatrix, MetricVector, Priv, Real, Static, clip, map_rows,
                     gaussian_mechanism, laplace_mechanism, rows, undisc_container)
 
 
@@ -113,4 +113,20 @@ def clipped_at_the_index(X: MetricMatrix[L_inf, Data], a: Static[int], k: Static
     total = 0.0
     for i in range(a, a + k):
         total = total + float(np.sum(np.clip(X[i:i + 1, 0], 0, i)))  # E: DPS301
+    return total
+
+
+def batches_through_a_closure(X: MetricMatrix[L_inf, Data], b: Static[int], k: Static[int]) -> Real:  # expect: X=1; b=static; k=static; assumes=b >= 0, b*(k - 1) >= 0, b*k >= 0, k >= 0
+    total = 0.0
+    for i in range(k):
+        batch = X[i * b:(i + 1) * b, :]
+        total = total + float(np.sum(map_rows(lambda r: float(np.clip(r[0], 0.0, 1.0)), batch)))
+    return total
+
+
+def closure_named_like_the_index(X: MetricMatrix[L_inf, Data], k: Static[int]) -> Real:  # expect: X=k + 1; k=static; assumes=k >= 0
+    total = 0.0
+    for i in range(k):
+        f = lambda i: float(np.sum(np.clip(X[i:i + 1, 0], 0.0, 1.0)))  # its own i
+        total = total + f(0) + float(np.sum(np.clip(X[i:i + 1, 0], 0.0, 1.0)))
     return total
