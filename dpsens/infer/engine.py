@@ -489,6 +489,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                     if isinstance(value.type, (T.Vector, T.Matrix)):
                         return Value(replace(value.type, norm="L1"), C.single(read[0]),
                                      bound=value.bound, interval=value.interval)
+                    if isinstance(value.type, T.Scalar):  # one truth value, 0 or 1 apart
+                        return Value(value.type, C.single(read[0]))
         return value
 
     def _index_part(self, part: ir.Expr | ir.Slice) -> Value | tuple[Value | None, ...]:

@@ -730,10 +730,12 @@ def _partition_cells(a: Analysis, s: ir.For, assigned: set[str], index: Value
         if value is None or not value.ctx or not _cell_tests(s.body, s.target.id, name):
             continue
         t = value.type
-        if not (isinstance(t, (T.Vector, T.Matrix)) and T.is_discrete_metric(t)):
+        if not (isinstance(t, (T.Vector, T.Matrix, T.Scalar)) and T.is_discrete_metric(t)):
             continue
-        n = t.length if isinstance(t, T.Vector) else t.cols
-        changed = {"L1": E.ONE, "L2": E.sqrt(n), "L_inf": n}.get(t.norm)
+        # (a number is one entry: unary encoding, x == j for each category j)
+        n = E.ONE if isinstance(t, T.Scalar) else t.length if isinstance(t, T.Vector) else t.cols
+        changed = E.ONE if isinstance(t, T.Scalar) else \
+            {"L1": E.ONE, "L2": E.sqrt(n), "L_inf": n}.get(t.norm)
         if changed is None:
             continue
         variable = a.fresh_variable("cell", T.Vector("L1", "Integer", n))

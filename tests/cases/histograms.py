@@ -9,7 +9,7 @@ and one record can move every count.
 import numpy as np
 
 from dpsens import (L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, rows,
-                    gaussian_mechanism, laplace_mechanism)
+                    gaussian_mechanism, laplace_mechanism, randomized_response)
 
 
 def ages(data: MetricMatrix[L_inf, Data], k: Static[int]) -> MetricVector[L1, Integer]:  # expect: data=2; k=static
@@ -248,3 +248,17 @@ def scattered_by_row_index(data: MetricMatrix[L_inf, Data], k: Static[int]) -> M
     for i in range(rows(data)):
         counts[int(data[i, 1])] += 1  # row i's own entry (it was 2·rows(data))
     return counts
+
+
+def unary_encoded(value: Data, eps: Static[float]) -> Priv[list[Data]]:  # expect: value=(eps, 0); eps=static; assumes=eps/2 > 0; accounting=sequential
+    out = []
+    for j in range(4):  # cells of one value: two bits change, eps/2 each (it was 2·eps)
+        out.append(randomized_response(eps / 2, value == j))
+    return out
+
+
+def one_hot(value: Integer) -> list[Real]:  # expect: value=2
+    out = []
+    for j in range(4):
+        out.append(1.0 if value == j else 0.0)
+    return out
