@@ -127,7 +127,7 @@ class StatementRules:
     def statement(self: Analysis, statement: ir.Stmt) -> None:
         """Run one statement that does not return."""
         if isinstance(statement, ir.Assign):
-            if self.bound_from_display(statement):
+            if self.bound_from_display(statement) or self.entry_incremented(statement):
                 return
             value = self.expr(statement.value)
             before = dict(self.env)  # targets bind left to right: an earlier one's store
@@ -153,6 +153,31 @@ class StatementRules:
                 self.poisoned = True
             if statement.observed:  # not analyzed: it may show anything it can reach
                 self.observe(C.blow_up(self.tracked()))
+
+    def entry_incremented(self: Analysis, statement: ir.Assign) -> bool:
+        """``x[i] = x[i] + e`` (or − e) on a numpy array, one position per axis, is
+        ``x[i] += e``: the entry is a number, so both store x[i] + e, and an index of
+        names, constants and pure calls gives the same position when it is read again
+        (then R-store-scatter may apply). False, with nothing done, otherwise."""
+        from dpsens.infer.counted import effect_free
+        from dpsens.infer.loops import _structure
+        from dpsens.infer.scatter import INDEX_CALLS
+
+        [target] = statement.targets if len(statement.targets) == 1 else [None]
+        value = statement.value
+        if not (isinstance(target, ir.StoreTarget) and isinstance(target.target, ir.Subscript)
+                and isinstance(value, ir.BinOp) and value.op in ("+", "-")
+                and _structure(value.left) == _structure(target.target)
+                and target.base in self.env):
+            return False
+        store, container = target.target, self.env[target.base]
+        rank = {T.Vector: 1, T.Matrix: 2}.get(type(container.type))
+        if rank is None or is_list(container) or len(store.index) != rank or not all(
+                not isinstance(p, ir.Slice) and effect_free(p, self, INDEX_CALLS)
+                for p in store.index) or target.base in ir.names_read(value.right):
+            return False
+        self.augmented(ir.AugAssign(statement.span, target, value.op, value.right))
+        return True
 
     def bound_from_display(self: Analysis, statement: ir.Assign) -> bool:
         """``a, b = e1, e2``: names bound straight from a tuple display take their parts

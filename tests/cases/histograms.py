@@ -262,3 +262,11 @@ def one_hot(value: Integer) -> list[Real]:  # expect: value=2
     for j in range(4):
         out.append(1.0 if value == j else 0.0)
     return out
+
+
+def scattered_by_plain_store(v: MetricVector[L1, Data], k: Static[int]) -> MetricVector[L1, Real]:  # expect: v=2; k=static
+    counts = np.zeros(k)
+    for e in v:
+        g = int(e)
+        counts[g] = counts[g] + 1  # the same as counts[g] += 1 (it was inf)
+    return counts
