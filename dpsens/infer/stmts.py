@@ -155,7 +155,7 @@ class StatementRules:
                 self.observe(C.blow_up(self.tracked()))
 
     def entry_incremented(self: Analysis, statement: ir.Assign) -> bool:
-        """``x[i] = x[i] + e`` (or − e) on a numpy array, one position per axis, is
+        """``x[i] = x[i] + e`` (or − e) on a numpy float array, one position per axis, is
         ``x[i] += e``: the entry is a number, so both store x[i] + e, and an index of
         names, constants and pure calls gives the same position when it is read again
         (then R-store-scatter may apply). False, with nothing done, otherwise."""
@@ -172,7 +172,9 @@ class StatementRules:
             return False
         store, container = target.target, self.env[target.base]
         rank = {T.Vector: 1, T.Matrix: 2}.get(type(container.type))
-        if rank is None or is_list(container) or len(store.index) != rank or not all(
+        # (a float array: an integer one would truncate a stored float, where += refuses)
+        if rank is None or is_list(container) or getattr(container.type, "elem", None) != "Real" \
+                or len(store.index) != rank or not all(
                 not isinstance(p, ir.Slice) and effect_free(p, self, INDEX_CALLS)
                 for p in store.index) or target.base in ir.names_read(value.right):
             return False
