@@ -382,6 +382,16 @@ def source_text(expr: Expr | Slice) -> str:
     return "..."
 
 
+def written(node: object) -> object:
+    """An IR node as nested tuples without its positions: equal for code written alike."""
+    if hasattr(node, "__dataclass_fields__"):
+        return (type(node).__name__, *(written(getattr(node, f))
+                                       for f in node.__dataclass_fields__ if f != "span"))
+    if isinstance(node, (tuple, list)):
+        return tuple(written(x) for x in node)
+    return node
+
+
 def names_read(node: object) -> set[str]:
     """Every bare name an IR subtree mentions (a closure's possible captures)."""
     return {n.id for n in nodes(node) if isinstance(n, Name)}

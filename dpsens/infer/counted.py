@@ -307,4 +307,4 @@ def _arm_gap(first: Value | None, second: Value | None) -> E.Expr | None:
     return floats.spread_of_difference(first, second)  # type: ignore[arg-type]
 
 
-__all__ = ["choice_taint", "counted_branch"]
+__all__ = ["PURE", "choice_taint", "counted_branch", "effect_free"]

@@ -262,23 +262,17 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         if share is not None:
             shares.append((*share, element.ctx))
             abstract = Value(element.type, C.single(share[0]))
-        reads = {}
-        for name, (variable, factor, gaussian) in (rows.items() if with_elements else ()):
-            shares.append((variable, factor, gaussian, a.env[name].ctx))
-            # (with the index's and the container's values: a name rebound inside, by a
-            # comprehension or a closure's parameter, is another index or array)
-            reads[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[union-attr]
-        masks = {}
-        for name, (variable, factor, gaussian, source) in (cells.items() if with_elements else ()):
-            shares.append((variable, factor, gaussian, source))
-            masks[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[union-attr]
-        slices = {}
-        for name, (variable, factor, gaussian, source) in (batches.items() if with_elements else ()):
-            shares.append((variable, factor, gaussian, source))
-            slices[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[union-attr]
-        a.shared.row_reads.update(reads)
-        a.shared.cell_reads.update(masks)
-        a.shared.slice_reads.update(slices)
+        # Each iteration's own part of a container (row, cell, batch), for engine to find
+        # where the body reads it: with the index's and the container's values, since a
+        # name rebound inside (by a comprehension or a closure's parameter) is another.
+        parts = ((a.shared.row_reads, {name: (*row, a.env[name].ctx) for name, row in rows.items()}),
+                 (a.shared.cell_reads, cells), (a.shared.slice_reads, batches))
+        registered = []
+        for table, found in (parts if with_elements else ()):
+            for name, (variable, factor, gaussian, source) in found.items():
+                shares.append((variable, factor, gaussian, source))
+                table[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[index]
+                registered.append((table, (s.target.id, name)))
         try:
             for attempt in range(2):
                 pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
@@ -293,12 +287,8 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
                 _rollback(a, mark)
                 types = {n: changed[n] or T.Opaque("unknown") for n in carried}
         finally:
-            for key in reads:
-                a.shared.row_reads.pop(key, None)
-            for key in masks:
-                a.shared.cell_reads.pop(key, None)
-            for key in slices:
-                a.shared.slice_reads.pop(key, None)
+            for table, key in registered:
+                table.pop(key, None)  # type: ignore[attr-defined]
         # A store into the iterated array (through any alias or view), or a call that
         # may change it, changes the elements later iterations read (and can copy one
         # element into a later one): run again with the array carried, every iteration
@@ -769,21 +759,11 @@ def _sliced_batches(a: Analysis, s: ir.For, assigned: set[str], index: Value
         every = [n.index[0] for n in ir.nodes(s.body) if isinstance(n, ir.Subscript)
                  and isinstance(n.value, ir.Name) and n.value.id == name
                  and isinstance(n.index[0], ir.Slice)]
-        if len({_structure(part) for part in every}) != 1 \
+        if len({ir.written(part) for part in every}) != 1 \
                 or ir.names_read(slices[0]) & (assigned - {s.target.id}):
             continue
         found[name] = (a.fresh_variable("batch", value.type), E.ONE, E.ONE, value.ctx)
     return found
-
-
-def _structure(node: object) -> object:
-    """An IR node as nested tuples, without its positions (to compare what is written)."""
-    if hasattr(node, "__dataclass_fields__"):
-        return (type(node).__name__, *(_structure(getattr(node, f))
-                                       for f in node.__dataclass_fields__ if f != "span"))
-    if isinstance(node, (tuple, list)):
-        return tuple(_structure(x) for x in node)
-    return node
 
 
 def _batch_slices(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.Slice]:

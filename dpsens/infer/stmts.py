@@ -160,14 +160,13 @@ class StatementRules:
         names, constants and pure calls gives the same position when it is read again
         (then R-store-scatter may apply). False, with nothing done, otherwise."""
         from dpsens.infer.counted import effect_free
-        from dpsens.infer.loops import _structure
         from dpsens.infer.scatter import INDEX_CALLS
 
         [target] = statement.targets if len(statement.targets) == 1 else [None]
         value = statement.value
         if not (isinstance(target, ir.StoreTarget) and isinstance(target.target, ir.Subscript)
                 and isinstance(value, ir.BinOp) and value.op in ("+", "-")
-                and _structure(value.left) == _structure(target.target)
+                and ir.written(value.left) == ir.written(target.target)
                 and target.base in self.env):
             return False
         store, container = target.target, self.env[target.base]
