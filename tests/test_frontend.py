@@ -2,21 +2,57 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from pathlib import Path
 
 import libcst as cst
 import pytest
 
-from dpsens.frontend.parse import _parser_output_trusted, parse_module
+from dpsens.frontend.parse import parse_module
+from dpsens.frontend import trusted_nodes
+from dpsens.frontend.trusted_nodes import trusted
 
 
 def test_trusted_parse_builds_the_same_tree_as_a_validated_parse() -> None:
     for path in sorted(Path("examples").glob("*.py")):
         text = path.read_text()
-        with _parser_output_trusted():
-            trusted = cst.parse_module(text)
-        assert trusted.deep_equals(cst.parse_module(text)), path
-        assert trusted.code == text
+        with trusted():
+            fast = cst.parse_module(text)
+        assert fast.deep_equals(cst.parse_module(text)), path
+        assert fast.code == text
+
+
+def test_faster_constructors_take_the_same_arguments_and_build_the_same_nodes() -> None:
+    with trusted():
+        tree = cst.parse_module(Path("examples/column_stats.py").read_text() +
+                                "x = [a for a in b if a]\n@d\nclass C(B, metaclass=M):\n  y: int = 1\n")
+    assert len(trusted_nodes.replaced) > 200
+    def parameters(init: object) -> list[tuple[str, object, bool]]:
+        return [(p.name, p.kind, p.default is inspect.Parameter.empty)
+                for p in inspect.signature(init).parameters.values()]  # type: ignore[arg-type]
+
+    for cls, original in trusted_nodes.replaced.items():
+        assert parameters(cls.__init__) == parameters(original), cls
+    seen = set()
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        cls = type(node)
+        if cls not in trusted_nodes.replaced:
+            continue
+        seen.add(cls)
+        arguments = {f.name: getattr(node, f.name) for f in dataclasses.fields(cls)}
+        by_libcst = cls.__new__(cls)
+        trusted_nodes.replaced[cls](by_libcst, **arguments)
+        fast = cls(**arguments)
+        assert all(getattr(fast, name) is getattr(by_libcst, name) for name in arguments), cls
+    assert len(seen) > 40
+    # Defaults and default factories: fresh values, equal to LibCST's.
+    by_libcst = cst.Name.__new__(cst.Name)
+    trusted_nodes.replaced[cst.Name](by_libcst, "a")
+    assert cst.Name("a").deep_equals(by_libcst) and cst.Name("a").lpar == by_libcst.lpar
 
 
 def test_hand_built_nodes_are_validated_after_a_parse() -> None:
@@ -27,7 +63,7 @@ def test_hand_built_nodes_are_validated_after_a_parse() -> None:
 
 
 def test_validation_is_restored_when_the_parser_raises() -> None:
-    with pytest.raises(cst.ParserSyntaxError), _parser_output_trusted():
+    with pytest.raises(cst.ParserSyntaxError), trusted():
         cst.parse_module("def f(:\n")
     with pytest.raises(cst.CSTValidationError):
         cst.Comparison(left=cst.Name("a"), comparisons=())

@@ -93,8 +93,9 @@ def ordered(lo: E.Expr, hi: E.Expr) -> Interval | None:
     return None
 
 
+@E.remembered
 def least(a: E.Expr, b: E.Expr) -> E.Expr:
-    """min(a, b), decided where the order is known."""
+    """min(a, b), decided where the order is known (sympy's Min is slow: remembered)."""
     order = ordered(a, b)
     return order[0] if order is not None else sp.Min(a, b)
 
