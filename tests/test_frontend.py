@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 from pathlib import Path
 
 import libcst as cst
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpsens.frontend.parse import parse_module
-from dpsens.frontend import trusted_nodes
+from dpsens.frontend import syntax, trusted_nodes
 from dpsens.frontend.trusted_nodes import trusted
 
 
@@ -102,3 +105,38 @@ def test_continues_that_would_copy_too_much_stay_unsupported() -> None:
     body = _loop_body("def f(x):\n    for i in range(3):\n" + part * 10)
     kinds = {getattr(s, "kind", None) for s in body[0].body[0].body}  # type: ignore[attr-defined]
     assert "continue" in kinds
+
+
+def _exact_depth(node: ast.AST) -> int:
+    """The deepest level under a node, by a full walk (the reference for the pruned one)."""
+    deepest, stack = 0, [(node, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(item))
+    return deepest
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_pruned_depth_check_finds_exactly_what_a_full_walk_finds(data: st.DataObject) -> None:
+    # Short nested constructs, checked against small limits: the width bound of the pruned
+    # walk (3w + 10 levels under a one-line node of w bytes) decides whether it looks inside.
+    forms = ["({})", "[{}]", "-{}", "not {}", "{} + x", "x * {}", "f({})", "f(a={})", "{}.a",
+             "{}[1:2]", "lambda: {}", "(lambda y=1: {})", "[{} for y in z if y]", "{{1: {}}}",
+             "f'{{{}}}'", "f'{{x:{{{}}}}}'", "({},)", "{} if c else d", "(y := {})", "*{},",
+             "await {}", "{{**{}}}", "x[{}]", "{} < y < z", "a and {} or b"]
+    expr = "x"
+    for form in data.draw(st.lists(st.sampled_from(forms), max_size=25)):
+        expr = form.format(expr)
+    indent = data.draw(st.integers(0, 3))
+    source = "async def g():\n" + "".join(" " * (i + 1) + "if c:\n" for i in range(indent)) + \
+        " " * (indent + 1) + f"y = {expr}\n"
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return  # a form that does not compose here (e.g. a walrus target)
+    exact = _exact_depth(tree)
+    for limit in range(max(0, exact - 12), exact + 3):
+        found = syntax._node_deeper_than(tree, limit)
+        assert (found is not None) == (exact > limit), (source, limit, exact)
