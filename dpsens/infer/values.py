@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
+from dpsens import fastinit
 from dpsens import types as T
 from dpsens.infer import floats
 from dpsens.infer.floats import Rounding
@@ -256,3 +257,7 @@ def join(a: Value, b: Value) -> Value:
     return Value(joined_type, ctx, exact, bound, parts,
                  interval=interval if joined_type is not UNKNOWN else None,
                  zero_d=a.zero_d or b.zero_d)
+
+
+# Frozen dataclasses are built by the ten thousand: store their fields directly (fastinit).
+fastinit.faster(vars())
