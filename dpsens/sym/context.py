@@ -85,7 +85,7 @@ def cap(a: Context, names: Iterable[str]) -> Context:
 
 def is_public(a: Context) -> bool:
     """The value does not depend on any tracked variable."""
-    return all(E.is_zero(value) for value in a.values())
+    return not a or all(map(E.is_zero, a.values()))  # asked ~60,000 times on benchmark A
 
 
 def substitute(a: Context, mapping: Mapping[str, Context]) -> Context:
