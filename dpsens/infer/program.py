@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from dpsens import ir
 from dpsens import types as T
 from dpsens.diagnostics import Diagnostic, Span
-from dpsens.infer.annotations import Annotation, AnnotationResolver
+from dpsens.infer.annotations import AnnotationResolver
 from dpsens.infer.summary import ParamSummary, Summary, summarize
 from dpsens.infer.values import Value
 from dpsens.options import Options
@@ -66,7 +65,6 @@ class Program:
         # Every call and annotation asks. Keyed by identity (two files may share a name);
         # the module is kept with the answer, so that its id is not reused meanwhile.
         self._qualified: dict[tuple[int, str], tuple[ir.Module, str]] = {}
-        self._annotations: dict[tuple[str, object, str], Annotation] = {}
 
     def _foreign(self, module: ir.Module, dotted: frozenset[str]) -> set[str]:
         """The analyzed modules' names that ``module`` changes through these dotted names."""
@@ -248,19 +246,6 @@ class Program:
     def metric_type(self, module: ir.Module, dotted: str) -> T.Type | None:
         """A scalar metric type written as a value (``unbox(v, Real, ())``)."""
         return self.annotation_type(module, ir.Name(Span(0, 0, 0, 0), dotted), None, quiet=True)
-
-    def annotation(self, module: ir.Module, expr: ir.Expr, owner: str) -> Annotation:
-        """A parameter's (``owner``) or the return's annotation, resolved. The same few
-        annotations are written on thousands of functions: one without problems is
-        remembered by what is written (problems name their own positions)."""
-        key = (module.name, ir.written(expr), owner)
-        known = self._annotations.get(key)
-        if known is not None:
-            return replace(known)  # callers get an object of their own
-        annotation = AnnotationResolver(lambda e: self.qualify_expr(module, e), owner).resolve(expr)
-        if not annotation.problems:
-            self._annotations[key] = replace(annotation)
-        return annotation
 
     def annotation_type(self, module: ir.Module, expr: ir.Expr,
                         report: Callable[[Span, str, str], None] | None,
