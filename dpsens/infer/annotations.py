@@ -29,7 +29,7 @@ VOCABULARY = {*(n for n in _SCALARS if n.startswith("dpsens.")), *_NORMS, *_WRAP
               "dpsens.PrivacyFunction", "dpsens.Norm", "dpsens.Messages"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Annotation:
     """What an annotation says: a metric type and the wrappers around it."""
 
@@ -43,6 +43,23 @@ class Annotation:
     local: bool = False  # -> Local[T]: a local randomizer of one record
     bound: float | None = None  # a configured value for a static parameter
     problems: list[tuple[Span, str, str]] = field(default_factory=list)  # span, code, message
+
+
+def written_key(expr: ir.Expr) -> object:
+    """What an annotation made of names, attributes, subscripts and constants says,
+    without positions (a cheap ir.written); None for anything else."""
+    if isinstance(expr, ir.Name):
+        return expr.id
+    if isinstance(expr, ir.Attribute):
+        inner = written_key(expr.value)
+        return None if inner is None else (inner, expr.attr)
+    if isinstance(expr, ir.Subscript):
+        parts = [written_key(expr.value), *(None if isinstance(i, ir.Slice) else written_key(i)
+                                            for i in expr.index)]
+        return None if None in parts else ("[]", *parts)
+    if isinstance(expr, ir.Const) and isinstance(expr.value, (str, int, float, type(None))):
+        return ("const", type(expr.value), expr.value)
+    return None
 
 
 class AnnotationResolver:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable
 from dpsens import ir
 from dpsens import types as T
 from dpsens.diagnostics import Diagnostic, Span
-from dpsens.infer.annotations import AnnotationResolver
+from dpsens.infer.annotations import Annotation, AnnotationResolver, written_key
 from dpsens.infer.summary import ParamSummary, Summary, summarize
 from dpsens.infer.values import Value
 from dpsens.options import Options
@@ -65,6 +65,7 @@ class Program:
         # Every call and annotation asks. Keyed by identity (two files may share a name);
         # the module is kept with the answer, so that its id is not reused meanwhile.
         self._qualified: dict[tuple[int, str], tuple[ir.Module, str]] = {}
+        self._annotations: dict[tuple[str, object, str], Annotation] = {}
 
     def _foreign(self, module: ir.Module, dotted: frozenset[str]) -> set[str]:
         """The analyzed modules' names that ``module`` changes through these dotted names."""
@@ -246,6 +247,20 @@ class Program:
     def metric_type(self, module: ir.Module, dotted: str) -> T.Type | None:
         """A scalar metric type written as a value (``unbox(v, Real, ())``)."""
         return self.annotation_type(module, ir.Name(Span(0, 0, 0, 0), dotted), None, quiet=True)
+
+    def annotation(self, module: ir.Module, expr: ir.Expr, owner: str) -> Annotation:
+        """A parameter's (``owner``) or the return's annotation, resolved. The same few
+        annotations are written on every function of a module: one without problems
+        (which name their own positions) is resolved once per module and owner."""
+        written = written_key(expr)
+        key = (module.name, written, owner)
+        known = self._annotations.get(key) if written is not None else None
+        if known is not None:
+            return known
+        annotation = AnnotationResolver(lambda e: self.qualify_expr(module, e), owner).resolve(expr)
+        if written is not None and not annotation.problems:
+            self._annotations[key] = annotation
+        return annotation
 
     def annotation_type(self, module: ir.Module, expr: ir.Expr,
                         report: Callable[[Span, str, str], None] | None,

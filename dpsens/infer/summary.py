@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer.annotations import Annotation, AnnotationResolver
+from dpsens.infer.annotations import Annotation
 from dpsens.infer import ranges, rowwise
 from dpsens.infer.binding import conversion, substitute_type
 from dpsens.infer.values import Value
@@ -77,8 +77,7 @@ def resolve_params(program: Program, module: ir.Module, function: ir.Function
                            f"parameter '{param.name}' has no annotation; treated as Real")
             out.append((param, Annotation(T.REAL, "Real")))
             continue
-        resolver = AnnotationResolver(lambda e: program.qualify_expr(module, e), param.name)
-        annotation = resolver.resolve(param.annotation)
+        annotation = program.annotation(module, param.annotation, param.name)
         for span, code, message in annotation.problems:
             program.report(module, span, code, message)
         out.append((param, annotation))
@@ -89,8 +88,7 @@ def resolve_return(program: Program, module: ir.Module, function: ir.Function) -
     """The resolved return annotation, or None when there is none."""
     if function.returns is None:
         return None
-    resolver = AnnotationResolver(lambda e: program.qualify_expr(module, e), "return")
-    annotation = resolver.resolve(function.returns)
+    annotation = program.annotation(module, function.returns, "return")
     for span, code, message in annotation.problems:
         program.report(module, span, code, message)
     return annotation
