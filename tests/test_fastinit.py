@@ -9,7 +9,7 @@ import pytest
 
 from dpsens import fastinit, ir
 from dpsens import types as T
-from dpsens.infer import values
+from dpsens.infer import annotations, values
 
 
 def _parameters(init: object) -> list[tuple[str, object, bool]]:
@@ -22,7 +22,7 @@ def _frozen_dataclasses(module: object) -> list[type]:
             and c.__module__ == module.__name__ and c.__dataclass_params__.frozen]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("module", [ir, T, values], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [ir, T, values, annotations], ids=lambda m: m.__name__)
 def test_every_frozen_dataclass_builds_what_its_own_constructor_builds(module: object) -> None:
     classes = _frozen_dataclasses(module)
     assert classes

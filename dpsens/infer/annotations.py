@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from dpsens import ir
+from dpsens import fastinit, ir
 from dpsens import types as T
 from dpsens.diagnostics import Span
 from dpsens.sym import expr as E
@@ -205,3 +205,7 @@ def _at(node: object, span: Span) -> object:
         return node
     changes = {f: _at(getattr(node, f), span) for f in node.__dataclass_fields__ if f != "span"}
     return replace(node, span=span, **changes)  # type: ignore[type-var]
+
+
+# Frozen dataclasses are built by the ten thousand: store their fields directly (fastinit).
+fastinit.faster(vars())
