@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import re
 import warnings
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from dpsens.frontend.parse import parse_module
 from dpsens import fastinit
+from dpsens.frontend import globals as globals_scan
 from dpsens.frontend import lower_expr, syntax
 from dpsens.frontend.trusted_nodes import trusted
 
@@ -159,3 +161,13 @@ def test_string_literals_keep_their_values(text: str, prefix: str, quote: str) -
         except (SyntaxError, ValueError):
             continue  # not a literal (a quote or backslash in the text ends it early)
         assert lower_expr._string_value(literal) == expected, literal
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab_.( \n=é1", max_size=40))
+def test_mentions_are_whole_words_as_a_leading_word_boundary_finds_them(text: str) -> None:
+    names = {"a", "ab", "b_"}
+    pattern = r"\b(" + "|".join(sorted(names, key=len, reverse=True)) + r")\b(?:\s*\.\s*(\w+))?(\s*\()?"
+    found = [(m.start(), m.groups()) for m in globals_scan.mentions(names, text)]
+    expected = [(m.start(), m.groups()) for m in re.finditer(pattern, text)]
+    assert found == expected
