@@ -402,7 +402,7 @@ def _immutable_values(tree: cst.Module, imports: dict[str, str]) -> set[str]:
     """Names a top-level ``NAME = v`` (or ``NAME: t = v``) with an immutable v binds."""
     safe = set()
     for statement in tree.body:
-        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+        for small in statement.body if type(statement) is cst.SimpleStatementLine else ():
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
                 [small.target] if isinstance(small, cst.AnnAssign) and small.value else []
             if len(targets) == 1 and isinstance(targets[0], cst.Name) \

@@ -116,8 +116,9 @@ def _number(value: Value) -> Rounding | None:
     return Rounding(exact, E.absolute(exact), _relative(exact, held), True)
 
 
+@E.remembered
 def _relative(exact: E.Expr, held: float) -> Fraction:
-    """|held − exact| / |exact|, rounded up."""
+    """|held − exact| / |exact|, rounded up (remembered: a few numbers, thousands of asks)."""
     if exact.is_Rational:
         target = Fraction(int(exact.p), int(exact.q))
         difference = abs(Fraction(held) - target)
@@ -350,7 +351,14 @@ def float_of(value: Value) -> E.Expr | None:
     held = _held(value)
     if held is None:
         return None
-    return sp.Rational(Fraction(held).numerator, Fraction(held).denominator)
+    return _rational(held)
+
+
+@E.remembered
+def _rational(held: float) -> E.Expr:
+    """The exact rational a (finite) float holds."""
+    numerator, denominator = held.as_integer_ratio()
+    return sp.Rational(numerator, denominator)
 
 
 def shown(number: E.Expr) -> E.Expr:
