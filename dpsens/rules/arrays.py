@@ -83,19 +83,22 @@ def order_statistic(a: Analysis, rule: Rule, bound: Bound, span: object) -> Valu
 def variance(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.var of a vector whose entries lie in a known interval of width w (R-var): at most
     2w(n − 1)/n² per unit of L1 distance of real entries, and for integer entries (which
-    move by at least 1 when they move) w²(n − 1)/n² per changed entry and w²/4 in all."""
+    move by at least 1 when they move) w²(n − 1)/n² per changed entry and w²/4 in all;
+    ``ddof=k`` divides by n − k instead of n: all of it times n/(n − k)."""
     x = first_argument(bound)
     t = x.type
     found = ranges.of(x)
-    if not isinstance(t, T.Vector) or T.scalar_kind_of(t) == "Data":
-        a.report(span, "DPS301", f"var() of {t.show()} is not analyzed "  # type: ignore[arg-type]
-                 "(a vector of numbers is: undisc_container a Data one)")
+    if not _numbers_vector(a, t, span, "var()"):
         return unknown(C.blow_up(x.ctx))
+    assert isinstance(t, T.Vector)
     if found is None or any(E.is_inf(end) or end.has(E.INF, -E.INF) for end in found):
         a.report(span, "DPS301", "var() needs entries in a known range: "  # type: ignore[arg-type]
                  "np.clip them first")
         return unknown(C.blow_up(x.ctx))
     n, w = t.length, ranges.width(found)
+    scale, extra = _ddof_scale(a, rule, bound, span, n)
+    if scale is None:
+        return unknown(C.add(C.blow_up(x.ctx), extra))
     # Entries changed per unit of distance: |Δ|₁ is at most √n·|Δ|₂ and n·|Δ|∞.
     per_unit = T.norm_factor(t.norm, "L1", n)
     lipschitz = E.div(E.mul(E.number(2), E.mul(w, E.add(n, E.number(-1)))), n * n)
@@ -103,7 +106,68 @@ def variance(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if t.elem in ("Integer", "Bool"):
         one_entry = E.div(E.mul(E.mul(w, w), E.add(n, E.number(-1))), n * n)
         factor = sp.Min(factor, E.mul(per_unit, one_entry), E.div(E.mul(w, w), E.number(4)))
-    return Value(T.REAL, C.scale(factor, x.ctx), interval=(E.ZERO, E.div(E.mul(w, w), E.number(4))))
+    most = E.mul(scale, E.div(E.mul(w, w), E.number(4)))
+    if scale != E.ONE:
+        factor = sp.cancel(E.mul(scale, factor))  # 2/n for ddof=1, not (2n − 2)/(n(n − 1))
+    return Value(T.REAL, C.add(C.scale(factor, x.ctx), extra), interval=(E.ZERO, most))
+
+
+def standard_deviation(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.std of a vector (R-std): √n·std(x) = ‖x − mean(x)·1‖₂, and x ↦ x − mean(x)·1 is
+    an orthogonal projection, so std moves by at most ‖Δ‖₂/√n (no range needed); times
+    √(n/(n − k)) for ``ddof=k``. Entries in an interval of width w keep it in [0, w/2]
+    (times the same root), a bound on its move too where any move is at least 1 apart."""
+    x = first_argument(bound)
+    t = x.type
+    if not _numbers_vector(a, t, span, "std()"):
+        return unknown(C.blow_up(x.ctx))
+    assert isinstance(t, T.Vector)
+    n = t.length
+    scale, extra = _ddof_scale(a, rule, bound, span, n)
+    if scale is None:
+        return unknown(C.add(C.blow_up(x.ctx), extra))
+    root = E.sqrt(scale)
+    factor = E.mul(root, E.div(T.norm_factor(t.norm, "L2", n), E.sqrt(n)))
+    found = ranges.of(x)
+    interval = None
+    if found is not None and not any(E.is_inf(end) or end.has(E.INF, -E.INF) for end in found):
+        interval = (E.ZERO, E.mul(root, E.div(ranges.width(found), E.number(2))))
+        if t.elem in ("Integer", "Bool"):
+            # Integer entries that change are at least 1 apart: the whole range is a bound.
+            factor = sp.Min(factor, interval[1])
+    return Value(T.REAL, C.add(C.scale(factor, x.ctx), extra), interval=interval)
+
+
+def _numbers_vector(a: Analysis, t: T.Type, span: object, what: str) -> bool:
+    """A vector of numbers (DPS301 otherwise: Data entries are unbounded reals)."""
+    if isinstance(t, T.Vector) and T.scalar_kind_of(t) != "Data":
+        return True
+    a.report(span, "DPS301", f"{what} of {t.show()} is not analyzed "  # type: ignore[arg-type]
+             "(a vector of numbers is: undisc_container a Data one)")
+    return False
+
+
+def _ddof_scale(a: Analysis, rule: Rule, bound: Bound, span: object, n: E.Expr
+                ) -> tuple[E.Expr | None, C.Context]:
+    """(n/(n − k), the cost of passing k) for numpy's ``ddof=k`` (1, nothing, without one);
+    None for a k that is not a known number. numpy divides by n − k: the result holds
+    where n > k, which is assumed."""
+    ddof = bound.get("ddof")
+    if ddof is None or ddof.type == T.Opaque("None"):
+        return E.ONE, C.EMPTY
+    extra = require_static(a, ddof, "ddof", rule, span)
+    if not ddof.public:
+        return None, extra  # reported (DPS304): n − k may be anything
+    k = ddof.exact
+    if k is None:
+        a.report(span, "DPS301", "ddof must be a known number")  # type: ignore[arg-type]
+        return None, C.add(extra, C.blow_up(ddof.ctx))
+    if E.is_zero(k):
+        return E.ONE, extra
+    difference = E.add(n, -k)
+    if difference.is_positive is not True:
+        a.assume(sp.Gt(difference, 0))
+    return E.div(n, difference), extra
 
 
 def ravel(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -39,6 +39,7 @@ RULES: dict[str, SpecialRule] = {
     "sort": arrays.sort,
     "order_statistic": arrays.order_statistic,
     "variance": arrays.variance,
+    "standard_deviation": arrays.standard_deviation,
     "ravel": arrays.ravel,
     "diff": arrays.diff,
     "where": arrays.where,

@@ -166,3 +166,42 @@ def variance_of_a_clipped_column(m: MetricMatrix[L_inf, Data]) -> Real:  # expec
 
 def variance_needs_a_range(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
     return float(np.var(v))  # E: DPS301
+
+
+# ddof=1 divides by n − 1: n/(n − 1) times the population variance's 2(n − 1)/n².
+def sample_variance_of_clipped_reals(v: MetricVector[L1, Real]) -> Real:  # expect: v=2/len(v); assumes=len(v) - 1 > 0
+    return float(np.var(np.clip(v, 0.0, 1.0), ddof=1))
+
+
+# R-std: centering is an orthogonal projection, so std moves by at most ‖Δ‖₂/√n.
+def deviation_l1(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/sqrt(len(v))
+    return float(np.std(v))
+
+
+def deviation_linf(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=1
+    return float(np.std(v))
+
+
+def sample_deviation_l2(v: MetricVector[L2, Real]) -> Real:  # expect: v=1/sqrt(len(v) - 1); assumes=len(v) - 1 > 0
+    return float(np.std(v, ddof=1))
+
+
+def deviation_method(v: MetricVector[L2, Integer]) -> Real:  # expect: v=1/sqrt(len(v))
+    return float(v.std())
+
+
+def deviation_of_a_clipped_column(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=2/sqrt(rows(m))
+    return float(np.std(np.clip(m[:, 0], 0.0, 2.0)))
+
+
+# Entries in [0, 1] keep std in [0, 1/2]: an integer input that changes moves it by ≤ 1/2.
+def deviation_of_clipped_integers(v: MetricVector[L1, Integer]) -> Real:  # expect: v=min(1/2, 1/sqrt(len(v)))
+    return float(np.std(np.clip(v, 0, 1)))
+
+
+def deviation_of_records(v: MetricVector[L1, Data]) -> Real:  # expect: v=inf; returns=unknown
+    return float(np.std(v))  # E: DPS301
+
+
+def deviation_with_a_data_ddof(v: MetricVector[L1, Real], k: Integer) -> Real:  # expect: v=inf; k=inf
+    return float(np.std(v, ddof=k))  # E: DPS304
