@@ -412,8 +412,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if e.attr in ("size", "ndim") and shape is not None:
             size = shape[0] if len(shape) == 1 else E.mul(shape[0], shape[1])
             return static(T.INTEGER, size if e.attr == "size" else E.number(len(shape)))
-        if e.attr == "T" and isinstance(base.type, T.Matrix) and base.public:
-            return Value(T.Matrix("L1", base.type.elem, base.type.cols, base.type.rows))
+        if e.attr == "T" and isinstance(base.type, T.Matrix):
+            return transposed(base)
         self.report(e.span, "DPS202", f"unsupported attribute '.{e.attr}'")
         return unknown(base.ctx)
 
@@ -522,6 +522,19 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         name = f"@{prefix}{self.program.fresh}"
         self.var_types[name] = t
         return name
+
+
+def transposed(m: Value) -> Value:
+    """``m.T`` (R-transpose): the columns as rows, in the same norm and kind. The
+    transpose's distance Σ_j ‖column j of Δ‖_N is at most Σ_ij |Δ_ij| (each norm is at
+    most the L1 norm), the L1 norm of every row summed: norm_factor(N, L1, cols) times
+    Σ_i ‖row i of Δ‖_N (1, √cols, cols for L1, L2, L∞; Data entries count alike)."""
+    t = m.type
+    assert isinstance(t, T.Matrix)
+    if m.public:
+        return Value(T.Matrix(t.norm, t.elem, t.cols, t.rows))
+    return Value(T.Matrix(t.norm, t.elem, t.cols, t.rows),
+                 C.scale(T.norm_factor(t.norm, "L1", t.cols), m.ctx))
 
 
 def _shape(t: T.Type) -> tuple[E.Expr, ...] | None:

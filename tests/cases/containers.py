@@ -206,3 +206,17 @@ def count_above_l2(v: MetricVector[L2, Data]) -> Real:  # expect: v=sqrt(len(v))
 
 def mask_of_reals(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
     return float(np.sum(v > 0.5))
+
+
+# R-transpose: Σ_j ‖column j of Δ‖_N ≤ Σ_ij |Δ_ij| ≤ norm_factor(N, L1, cols)·Σ_i ‖row i of Δ‖_N.
+def transposed_l1(m: MetricMatrix[L1, Real]) -> MetricMatrix[L1, Real]:  # expect: m=1
+    return m.T
+
+
+def transposed_l2(m: MetricMatrix[L2, Real]) -> MetricMatrix[L2, Real]:  # expect: m=sqrt(cols(m))
+    return m.T
+
+
+def transposed_records(m: MetricMatrix[L_inf, Data]) -> MetricMatrix[L_inf, Data]:  # expect: m=cols(m)
+    return m.T
+
