@@ -388,7 +388,8 @@ class CallRules:
             self.grow_list(e.func.value.id, added, e.args[0], e.span)
             return Value(T.Opaque("None"), C.EMPTY)
         rule = self.program.rules.get(f"numpy.{e.func.attr}")
-        if rule is not None and isinstance(receiver.type, (T.Vector, T.Matrix)) \
+        if rule is not None and (isinstance(receiver.type, (T.Vector, T.Matrix))
+                                 or receiver.selection is not None) \
                 and "out" not in keywords and e.func.attr not in _IN_PLACE_METHODS:
             refusals = self.shared.refusals
             result = self.program.rules.apply(self, rule, args, keywords, e.span)

@@ -11,7 +11,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.codes import severity_of
 from dpsens.diagnostics import Span
-from dpsens.infer import arith, ranges, rowwise
+from dpsens.infer import arith, masks, ranges, rowwise
 from dpsens.infer.calls import CallRules
 from dpsens.infer.counted import choice_taint
 from dpsens.infer.indexing import subscript
@@ -406,6 +406,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if dotted is not None and dotted.split(".")[0] not in self.env:
             return self.global_value(dotted, e.span)
         base = self.expr(e.value)
+        if base.selection is not None and e.attr == "shape":  # R-select: (count, columns)
+            t = base.selection.of
+            columns = (static(T.INTEGER, t.cols),) if isinstance(t, T.Matrix) else ()
+            return tuple_value((base.selection.count, *columns))
         shape = _shape(base.type)
         if e.attr == "shape" and shape is not None:
             return tuple_value(tuple(static(T.INTEGER, d) for d in shape))
@@ -426,6 +430,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         base = next(given)
         index = [tuple(None if p is None else next(given) for p in (i.lower, i.upper, i.step))
                  if isinstance(i, ir.Slice) else next(given) for i in e.index]
+        if len(index) == 1 and masks.is_mask(index[0]):
+            chosen = masks.selected(self, base, index[0], e.span)  # type: ignore[arg-type]
+            if chosen is not None:
+                return chosen
         value = subscript(base, index, self._reporter(e.span), self.assume)
         if base.rowwise is not None:
             value = rowwise.indexed(base, index, value)  # X[:, j]: entry i is row i's

@@ -19,6 +19,15 @@ UNKNOWN = T.Opaque("unknown")
 
 
 @dataclass(frozen=True)
+class Selection:
+    """The entries (or rows) of ``of`` where a mask holds, by what can be said of them."""
+
+    masked: Value | None  # np.where(mask, x, 0) for a vector x: its sum is theirs
+    count: Value  # the mask's sum: how many were selected
+    of: T.Type  # the selected vector or matrix
+
+
+@dataclass(frozen=True)
 class Value:
     """The abstraction of one Python value during inference."""
 
@@ -47,6 +56,9 @@ class Value:
     # np.where of numbers returns a 0-d numpy array, not a number: ``a op= b`` changes it
     # in place, under every name holding it (a number would only be rebound).
     zero_d: bool = False
+    # x[mask] (masks.py, R-select): what len() and sum() of it are; the value itself is
+    # unbounded in every input (its length depends on them).
+    selection: Selection | None = None
 
     @property
     def public(self) -> bool:
@@ -237,7 +249,10 @@ def _list_of(elements: list[T.Type]) -> T.ListType | None:
 
 def join(a: Value, b: Value) -> Value:
     """The value of a branch: either a or b, so per variable the larger sensitivity."""
-    if a == b:
+    if a == b and a.selection is None:
+        # Equal abstractions, so either one. Not for selections by masks: two of them
+        # look alike while their counts differ, and only the selection's own context
+        # (already unbounded) would carry the branch's taint, not its count.
         return a
     joined_type = join_types(a.type, b.type) or UNKNOWN
     ctx = C.join(a.ctx, b.ctx)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, ranges, rowwise
+from dpsens.infer import floats, masks, ranges, rowwise
 from dpsens.infer.values import Value, is_list, join, list_length, number, static, unknown
 from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
@@ -33,7 +33,10 @@ def _dimension(a: Analysis, span: object, value: Value, kind: str) -> Value:
     if isinstance(t, T.ListType) and kind == "len":
         return Value(T.INTEGER, list_length(value))
     if kind not in dims:
-        a.report(span, "DPS301", f"{kind}() is not defined on {t.show()}")  # type: ignore[arg-type]
+        why = f"{kind}() is not defined on {t.show()}"
+        if t == masks.SELECTED:  # R-select: a join lost which selection this is
+            why += " that a branch or loop may have chosen (take len() of each selection)"
+        a.report(span, "DPS301", why)  # type: ignore[arg-type]
         return unknown(value.ctx)
     return static(T.INTEGER, dims[kind])
 
@@ -49,8 +52,11 @@ def cols(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 
 def length(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
-    """len(x): public."""
-    return _dimension(a, span, first_argument(bound), "len")
+    """len(x): public; of a selection by a mask, how many were selected (R-select)."""
+    x = first_argument(bound)
+    if x.selection is not None:
+        return x.selection.count
+    return _dimension(a, span, x, "len")
 
 
 def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -326,6 +332,8 @@ def _summed(t: T.Type, axis: int | None) -> tuple[T.Type, E.Expr, E.Expr] | None
 
 def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool) -> Value:
     x = first_argument(bound)
+    if x.selection is not None:
+        return _selection_sum(a, rule, bound, span, mean, x)
     x = _numbers_as_vector(x) or x  # sum((a, b)), np.mean([a, b]): as numpy's array of them
     axis, extra = _axis(a, bound, rule, span, x.type)
     if isinstance(x.type, T.ListType) and not mean and axis is None \
@@ -351,6 +359,20 @@ def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool
     interval = ranges.of(x) if mean else ranges.summed(ranges.of(x), terms)
     return Value(result_type, C.add(C.scale(factor, x.ctx), extra), bound=total,
                  interval=interval if not x.public else None)
+
+
+def _selection_sum(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool,
+                   x: Value) -> Value:
+    """sum(v[mask]) is the sum of np.where(mask, v, 0) (R-select); a mean divides by how
+    many were selected, a sensitive number, and a matrix's selected rows are not summed."""
+    chosen = x.selection
+    assert chosen is not None
+    if not mean and chosen.masked is not None and bound.get("axis") is None:
+        return _sum_or_mean(a, rule, {**bound, rule.params[0].name: chosen.masked}, span, False)
+    what = "the mean" if mean else "a sum of rows"
+    a.report(span, "DPS202", f"{what} of a selection by a mask is not analyzed (len() and "  # type: ignore[arg-type]
+             "sum() of a vector's selection are: divide the sum by a public number)")
+    return unknown(x.ctx)
 
 
 def sum_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

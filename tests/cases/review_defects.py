@@ -175,7 +175,7 @@ def fancy(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
 # was: reported 1; truth sqrt(len(v)) (all-0 vs all-1)
 def mask_norm(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=inf; returns=unknown
     mask = np.zeros(len(v)) < 1.0
-    return np.linalg.norm(v[mask])  # E: DPS202
+    return np.linalg.norm(v[mask])  # E: DPS301
 
 
 # was: reported 1; truth sqrt(len(v))

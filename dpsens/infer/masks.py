@@ -1,0 +1,62 @@
+"""R-select: ``x[mask]``, the entries of a vector or the rows of a matrix where a mask holds.
+
+Its length depends on the data, so no metric of dpsens measures the selection
+itself: its context is unbounded in everything it depends on. Two things about it
+are exact functions of values dpsens does measure, and keep their bounds:
+
+- ``len(x[m])`` and ``x[m].shape[0]`` are Σ m_i, the mask's sum (R-sum);
+- ``np.sum(x[m])`` of a vector is Σ_i m_i·x_i, the sum of ``np.where(m, x, 0)``
+  (R-where, then R-sum).
+
+numpy raises IndexError when the mask's length is not x's: that is assumed equal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import sympy as sp
+
+from dpsens import types as T
+from dpsens.infer.values import Selection, Value, number
+from dpsens.sym import context as C
+
+if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
+
+SELECTED = T.Opaque("mask selection")
+
+
+def is_mask(value: object) -> bool:
+    """A vector numpy holds as bools: a comparison's result, or &, | of them (rowwise.mask
+    marks those alone; an array of 0/1 integers would pick entries 0 and 1 instead)."""
+    return isinstance(value, Value) and isinstance(value.type, T.Vector) \
+        and value.rowwise is not None and value.rowwise.binary
+
+
+def selected(a: Analysis, base: Value, mask: Value, span: object) -> Value | None:
+    """``base[mask]`` for a vector or matrix base, or None (another kind of base)."""
+    t, m = base.type, mask.type
+    if not isinstance(t, (T.Vector, T.Matrix)) or not isinstance(m, T.Vector):
+        return None
+    length = t.length if isinstance(t, T.Vector) else t.rows
+    if m.length != length:
+        a.assume(sp.Eq(length, m.length))  # numpy raises IndexError otherwise
+    count = _apply(a, "numpy.sum", (mask,), span)
+    masked = _apply(a, "numpy.where", (mask, base, number(0)), span) \
+        if isinstance(t, T.Vector) else None
+    if count is None:
+        return None
+    return Value(SELECTED, C.blow_up(C.add(base.ctx, mask.ctx)),
+                 selection=Selection(masked, count, t))
+
+
+def _apply(a: Analysis, qualname: str, arguments: tuple[Value, ...], span: object) -> Value | None:
+    """The value of a call of a stubbed numpy function on these arguments."""
+    rule = a.program.rules.get(qualname)
+    if rule is None:
+        return None
+    return a.program.rules.apply(a, rule, list(arguments), {}, span)  # type: ignore[arg-type]
+
+
+__all__ = ["SELECTED", "is_mask", "selected"]
