@@ -48,12 +48,14 @@ def sort(a: T) -> T:
     """Entries (of each row) in increasing order: 1-Lipschitz on reals in every norm."""
 
 @rule("variance")
-def var(a: Any, ddof: Static[float] = ...) -> Real:
+def var(a: Any, axis: Static[Any] = ..., dtype: Static[Any] = ..., out: Static[Any] = ...,
+        ddof: Static[float] = ...) -> Real:
     """The mean squared distance to the mean, of entries in a known range (np.clip first);
-    ddof=k divides by n - k."""
+    ddof=k divides by n - k. numpy's order of parameters: axis comes second."""
 
 @rule("standard_deviation")
-def std(a: Any, ddof: Static[float] = ...) -> Real:
+def std(a: Any, axis: Static[Any] = ..., dtype: Static[Any] = ..., out: Static[Any] = ...,
+        ddof: Static[float] = ...) -> Real:
     """The root of var: moves by at most |delta|_2 / sqrt(n), with no range needed."""
 
 @rule("order_statistic")

@@ -53,6 +53,9 @@ class _Shared:
     # Argument types each Callable/PrivacyFunction parameter was called with.
     callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
     views: set[str] = field(default_factory=set)  # names that may see only part of the root
+    # Views laying the root's entries out in other rows (m.T, np.ravel(m)): a store through
+    # one of them, or through the root, moves the other beyond the store's own distance.
+    reshaped: set[str] = field(default_factory=set)
     mutated: set[str] = field(default_factory=set)  # parameters whose (caller's) arrays change
     # (loop index, container) -> the variable standing for the row or entry read as
     # container[index] in the body of ``for index in range(...)``.

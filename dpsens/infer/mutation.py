@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Callable
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.aliasing import FRESH_RESULTS, VIEW_RESULTS
+from dpsens.aliasing import FRESH_RESULTS, RESHAPING, VIEW_RESULTS
 from dpsens.infer import arith
+from dpsens.infer.masks import SELECTED
 from dpsens.infer.values import (UNKNOWN, Value, concatenate, detached, is_list, list_type, tuple_value,
                                   unknown, with_element)
 from dpsens.sym import context as C
@@ -34,8 +35,27 @@ class MutationRules:
 
     def record_alias(self: Analysis, target: str, value: ir.Expr, partial: bool = False) -> None:
         """Remember that ``target = value`` may share memory with other names."""
-        for source, view in self.alias_sources(value):
+        sources = self.alias_sources(value)
+        for source, view in sources:
             self.join_groups(target, source, partial or view)
+        if sources and self._reshapes(value):
+            self.shared.reshaped.add(target)
+
+    def _reshapes(self: Analysis, value: ir.Expr) -> bool:
+        """Whether an expression may lay an array out in other rows (``m.T``, a reshape)."""
+        for node in ir.nodes(value):
+            if isinstance(node, ir.Attribute) and node.attr == "T":
+                return True
+            if isinstance(node, ir.Call):
+                name = node.func.attr if isinstance(node.func, ir.Attribute) else \
+                    (self.program.qualify_expr(self.module, node.func) or "").rsplit(".", 1)[-1]
+                if name in RESHAPING:
+                    return True
+        return False
+
+    def _reshaped_pair(self: Analysis, one: str, other: str) -> bool:
+        """Two names of one alias group, one of which lays the entries out in other rows."""
+        return one != other and (one in self.shared.reshaped or other in self.shared.reshaped)
 
     def record_target_aliases(self: Analysis, target: ir.Target, value: ir.Expr,
                               partial: bool = False) -> None:
@@ -234,8 +254,15 @@ class MutationRules:
             self._parameter_mutated(target.span, root, group, C.add(value.ctx, where))
             return
         added = self._store_ctx(store, parts, self.env[base], value, scatter)
+        if isinstance(store, ir.Subscript) and self._reshapes(store.value):
+            # m.T[0] = v writes a column of m: its distance is not the stored row's.
+            added = C.blow_up(C.add(added, value.ctx))
         for name in group:
             old = self.env[name]
+            if self._reshaped_pair(name, base):
+                # The store's distance is measured in base's rows, not in this name's.
+                self.env[name] = unknown(C.add(old.ctx, C.blow_up(added)))
+                continue
             # A sensitive value that is not clipped as the rows are may leave their ball;
             # a tuple holding the array would keep its old parts: both are dropped.
             kept = tuple(map(detached, old.parts)) if C.is_public(added) and old.parts \
@@ -303,7 +330,7 @@ class MutationRules:
         (``w = np.zeros(3); a = [w]; a[0] += x`` changes w)."""
         for member in self.alias_group(base)[1] - {base}:
             old = self.env[member]
-            if not isinstance(old.type, (T.Vector, T.Matrix)) and old.type != UNKNOWN:
+            if not isinstance(old.type, (T.Vector, T.Matrix)) and old.type not in (UNKNOWN, SELECTED):
                 continue
             if self.owned_elsewhere(member):
                 self._parameter_mutated(span, member, {member}, new.ctx)
@@ -317,14 +344,19 @@ class MutationRules:
         kind = current.type
         if current.zero_d:
             new = replace(new, zero_d=True)  # still the 0-d array, changed in place
-        elif not isinstance(kind, (T.Vector, T.Matrix)) and not (kind == UNKNOWN and len(group) > 1):
-            return False  # an unknown value sharing memory with arrays may be an array too
+        elif not isinstance(kind, (T.Vector, T.Matrix)) and kind != SELECTED \
+                and not (kind == UNKNOWN and len(group) > 1):
+            # An unknown value sharing memory with arrays may be an array too; a selection
+            # by a mask is a new array, which its aliases hold too.
+            return False
         if self.owned_elsewhere(root):
             self._parameter_mutated(span, root, group, new.ctx)
             return True
         for member in group:
             shares_all = member not in self.shared.views and name not in self.shared.views
-            if member == name or shares_all:
+            if self._reshaped_pair(member, name):  # the change is measured in name's rows
+                self.env[member] = unknown(C.add(self.env[member].ctx, C.blow_up(new.ctx)))
+            elif member == name or shares_all:
                 self.env[member] = new
             elif isinstance(self.env[member].type, T.Callable_):  # a closure holding the array
                 self.env[member] = unknown(C.add(self.env[member].ctx, new.ctx))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.counted import choice_taint, counted_branch
+from dpsens.infer.masks import SELECTED
 from dpsens.infer.values import (UNKNOWN, Value, decided, detached, is_list, join, tuple_value,
                                  unknown)
 from dpsens.privacy.ledger import Choice, Ledger
@@ -285,8 +286,8 @@ class StatementRules:
                                                      self.assume)
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
-                if isinstance(current.type, (T.Vector, T.Matrix)) and target.base in self.env \
-                        and is_list(self.env[target.base]):
+                if (isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED) \
+                        and target.base in self.env and is_list(self.env[target.base]):
                     self.changed_element(target.base, operand, statement.span)
             else:
                 operand = self.expr(statement.value)

@@ -247,12 +247,19 @@ def _list_of(elements: list[T.Type]) -> T.ListType | None:
     return T.ListType(elem) if elem is not None else None
 
 
+def holds_selection(value: Value) -> bool:
+    """A selection by a mask (R-select), or a tuple or list with one among its parts."""
+    return value.selection is not None or (
+        value.parts is not None and any(holds_selection(part) for part in value.parts))
+
+
 def join(a: Value, b: Value) -> Value:
     """The value of a branch: either a or b, so per variable the larger sensitivity."""
-    if a == b and a.selection is None:
-        # Equal abstractions, so either one. Not for selections by masks: two of them
-        # look alike while their counts differ, and only the selection's own context
-        # (already unbounded) would carry the branch's taint, not its count.
+    if a == b and not holds_selection(a):
+        # Equal abstractions, so either one. Not for selections by masks (or tuples and
+        # lists holding one): two of them look alike while their counts differ, and only
+        # the selection's own context (already unbounded) would carry the branch's
+        # taint, not its count (D101).
         return a
     joined_type = join_types(a.type, b.type) or UNKNOWN
     ctx = C.join(a.ctx, b.ctx)

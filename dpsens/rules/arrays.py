@@ -97,7 +97,7 @@ def variance(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         return unknown(C.blow_up(x.ctx))
     n, w = t.length, ranges.width(found)
     scale, extra = _ddof_scale(a, rule, bound, span, n)
-    if scale is None:
+    if scale is None or not _whole(a, rule, bound, span):
         return unknown(C.add(C.blow_up(x.ctx), extra))
     # Entries changed per unit of distance: |Δ|₁ is at most √n·|Δ|₂ and n·|Δ|∞.
     per_unit = T.norm_factor(t.norm, "L1", n)
@@ -124,7 +124,7 @@ def standard_deviation(a: Analysis, rule: Rule, bound: Bound, span: object) -> V
     assert isinstance(t, T.Vector)
     n = t.length
     scale, extra = _ddof_scale(a, rule, bound, span, n)
-    if scale is None:
+    if scale is None or not _whole(a, rule, bound, span):
         return unknown(C.add(C.blow_up(x.ctx), extra))
     root = E.sqrt(scale)
     factor = E.mul(root, E.div(T.norm_factor(t.norm, "L2", n), E.sqrt(n)))
@@ -145,6 +145,22 @@ def _numbers_vector(a: Analysis, t: T.Type, span: object, what: str) -> bool:
     a.report(span, "DPS301", f"{what} of {t.show()} is not analyzed "  # type: ignore[arg-type]
              "(a vector of numbers is: undisc_container a Data one)")
     return False
+
+
+def _whole(a: Analysis, rule: Rule, bound: Bound, span: object) -> bool:
+    """Whether var()/std() reduce a vector's entries as numpy does by default: no axis
+    but None, 0 or -1 (the only axis of a vector), no dtype, no out (DPS301 otherwise)."""
+    given = {name: bound.get(name) for name in ("axis", "dtype", "out")}
+    for name, value in given.items():
+        if value is None or value.type == T.Opaque("None"):
+            continue
+        if name == "axis" and value.public and value.exact is not None and value.exact in (0, -1):
+            continue
+        what = rule.qualname.split(".")[-1]
+        a.report(span, "DPS301", f"{what}() with {name}= is not analyzed "  # type: ignore[arg-type]
+                 "(of a whole vector it is)")
+        return False
+    return True
 
 
 def _ddof_scale(a: Analysis, rule: Rule, bound: Bound, span: object, n: E.Expr

@@ -203,5 +203,19 @@ def deviation_of_records(v: MetricVector[L1, Data]) -> Real:  # expect: v=inf; r
     return float(np.std(v))  # E: DPS301
 
 
+# D105 (review of R-std): numpy's second parameter is axis, not ddof (−1 read as ddof
+# gave 1/sqrt(n + 1) for the population std).
+def deviation_along_the_last_axis(v: MetricVector[L2, Real]) -> Real:  # expect: v=1/sqrt(len(v))
+    return float(np.std(v, -1))
+
+
+def deviation_along_columns(m: MetricMatrix[L2, Real]) -> Real:  # expect: m=inf; returns=unknown
+    return float(np.std(m, 0))  # E: DPS301
+
+
+def deviation_in_single_precision(v: MetricVector[L2, Real]) -> Real:  # expect: v=inf; returns=unknown
+    return float(np.std(v, dtype="float32"))  # E: DPS301
+
+
 def deviation_with_a_data_ddof(v: MetricVector[L1, Real], k: Integer) -> Real:  # expect: v=inf; k=inf
     return float(np.std(v, ddof=k))  # E: DPS304

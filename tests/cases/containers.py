@@ -220,3 +220,32 @@ def transposed_l2(m: MetricMatrix[L2, Real]) -> MetricMatrix[L2, Real]:  # expec
 def transposed_records(m: MetricMatrix[L_inf, Data]) -> MetricMatrix[L_inf, Data]:  # expect: m=cols(m)
     return m.T
 
+
+
+# D104 (review of R-transpose; np.ravel's views had it before): a store through a view
+# that lays the entries out in other rows was measured in the view's rows (1, truth rows).
+def store_through_a_transpose(m: MetricMatrix[L_inf, Real], v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=0; v=inf
+    w = np.zeros_like(m)
+    t = w.T
+    t[0] = v
+    return w
+
+
+def store_into_a_transposed_row(m: MetricMatrix[L_inf, Real], v: MetricVector[L_inf, Real]) -> Real:  # expect: m=0; v=inf
+    w = np.zeros_like(m)
+    w.T[0] = v
+    return float(np.sum(w))
+
+
+def store_through_a_raveled_view(m: MetricMatrix[L_inf, Real], v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=0; v=inf
+    w = np.zeros_like(m)
+    r = np.ravel(w)
+    r[:] = v
+    return w
+
+
+def store_into_the_transpose_itself(m: MetricMatrix[L_inf, Real], v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=0; v=1
+    w = np.zeros_like(m)
+    t = w.T
+    t[0] = v
+    return t

@@ -83,3 +83,25 @@ def unpacked_selection(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; ret
 
 def integer_indices(v: MetricVector[L1, Real], picks: MetricVector[L1, Integer]) -> Real:  # expect: v=inf; picks=inf; returns=unknown
     return float(np.sum(v[picks]))  # E: DPS202
+
+
+# D102 (review of R-select): a tuple holding a selection joined whole, as D101 did.
+def count_in_a_chosen_tuple(m: MetricMatrix[L_inf, Data]) -> Integer:  # expect: m=inf; returns=unknown
+    t = (m[m[:, 0] > 5],) if m[0, 0] > 0 else (m[m[:, 1] > 5],)
+    return len(t[0])  # E: DPS301
+
+
+# D103 (the same review): an in-place change through an alias (or a list holding it)
+# left the selection's sum as it was (1, truth 1000).
+def sum_after_a_change_through_an_alias(v: MetricVector[L1, Real], labels: MetricVector[L1, Data]) -> Real:  # expect: v=inf; labels=inf; returns=unknown; assumes=len(v) == len(labels)
+    s = np.clip(v, -1.0, 1.0)[labels > 0]
+    t = s
+    t *= 1000.0  # E: DPS301
+    return float(np.sum(s))
+
+
+def sum_after_a_change_through_a_list(v: MetricVector[L1, Real], labels: MetricVector[L1, Data]) -> Real:  # expect: v=inf; labels=inf; returns=unknown; assumes=len(v) == len(labels)
+    s = np.clip(v, -1.0, 1.0)[labels > 0]
+    t = [s]
+    t[0] *= 1000.0  # E: DPS301
+    return float(np.sum(s))  # E: DPS301
