@@ -171,3 +171,11 @@ def test_mentions_are_whole_words_as_a_leading_word_boundary_finds_them(text: st
     found = [(m.start(), m.groups()) for m in globals_scan.mentions(names, text)]
     expected = [(m.start(), m.groups()) for m in re.finditer(pattern, text)]
     assert found == expected
+
+
+@pytest.mark.parametrize("definition", ["def g(): pass", "class G: pass", "async def g(): pass"])
+def test_deep_decorators_of_one_line_definitions_are_found(definition: str) -> None:
+    # A def's span starts at `def`: its decorators lie above it, outside the width bound.
+    source = "@dec(" + "-" * 1000 + "1)\n" + definition + "\n"
+    found = syntax.checked_syntax(source, "m.py")
+    assert getattr(found, "code", None) == "DPS004", found

@@ -18,6 +18,17 @@ PATCHES = {
     "from numpy import linalg\nlinalg.norm = lambda v: 100.0 * v[0]": "np.linalg.norm(v)",
     "builtins.abs = lambda t: 100.0 * t": "abs(v[0])",
     "del builtins.abs": "abs(v[0])",
+    # D110 (a review): forms the text filter or the tree walk missed (1, truth 100).
+    "(np.sum) = lambda v: 100.0 * v[0]": "np.sum(v)",
+    "np.sum, _z = lambda v: 100.0 * v[0], 1": "np.sum(v)",
+    "[np.sum] = [lambda v: 100.0 * v[0]]": "np.sum(v)",
+    "np.\\\nsum = lambda v: 100.0 * v[0]": "np.sum(v)",
+    "del (\nnp.sum)": "np.sum(v)",
+    "for np.sum in [lambda v: 100.0 * v[0]]:\n    pass": "np.sum(v)",
+    "with open(__file__) as np.sum:\n    pass": "np.sum(v)",
+    "_all = [0 for np.sum in [lambda v: 100.0 * v[0]]]": "np.sum(v)",
+    "setattr(np, 'sum', lambda v: 100.0 * v[0])": "np.sum(v)",
+    "setattr(np, 'su' + 'm', lambda v: 100.0 * v[0])": "np.sum(v)",
 }
 
 

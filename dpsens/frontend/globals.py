@@ -118,25 +118,40 @@ def _qualified_chain(node: ast.expr, imports: dict[str, str], foreign: set[str])
 
 
 def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]) -> set[str]:
-    """Library functions the module replaces or deletes (``np.sum = f``,
-    ``builtins.abs = g``), qualified: their stubs no longer describe them."""
+    """Library functions the module replaces or deletes (``np.sum = f``, ``del np.sum``,
+    ``for np.sum in ...``, ``setattr(np, "sum", f)``, ``builtins.abs = g``), qualified:
+    their stubs no longer describe them. ``setattr`` with a computed name replaces any of
+    the library's functions: the library itself is listed (``numpy``)."""
     libraries = {name for name, qualified in imports.items()
                  if qualified.split(".")[0] in _PATCHABLE}
     found: set[str] = set()
-    # Walking the tree is 2 ms per module; the text shows when no such store can be there.
-    # No leading \b and no top-level alternation: either keeps re from searching for the
-    # names' first letters (3x slower); a name inside a longer one only costs the walk.
+    # Walking the tree is 2 ms per module; the text shows when no such store can be there:
+    # a library name, then (across brackets, commas and line continuations) an attribute
+    # and an assignment, or a del, for, as or setattr before it. No leading \b and no
+    # top-level alternation: either keeps re from searching for the names' first letters
+    # (3x slower); a name inside a longer one only costs the walk.
     names = "|".join(map(re.escape, libraries))
     if not libraries or not (
-            re.search(rf"({names})\s*\.[\w\s.]*(?<![=!<>])(=(?!=)|[-+*/%@&|^]=|:)", text)
-            or "del" in text and re.search(rf"del\b[^\n]*\b({names})\s*\.", text)):
+            re.search(rf"({names})\s*(\\\n\s*)?\.[\w\s.()\[\],\\]*(?<![=!<>])(=(?!=)|[-+*/%@&|^]=|:)",
+                      text)
+            or re.search(rf"(del|for|as|setattr|delattr)\b[^:=]*?\b({names})\b", text)):
         return found
     for node in ast.walk(syntax):
+        targets: list[ast.expr] = []
         if isinstance(node, (ast.Assign, ast.Delete)):
             targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor,
+                               ast.comprehension)):
             targets = [node.target]
-        else:
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            targets = [item.optional_vars for item in node.items if item.optional_vars]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("setattr", "delattr") and node.args:
+            owner = _qualified_chain(node.args[0], imports, libraries)
+            if owner is not None:
+                attribute = node.args[1] if len(node.args) > 1 else None
+                named = isinstance(attribute, ast.Constant) and isinstance(attribute.value, str)
+                found.add(f"{owner}.{attribute.value}" if named else owner)  # type: ignore[union-attr]
             continue
         for target in targets:
             for part in ast.walk(target):  # a, np.sum = ...: every part of a tuple target

@@ -81,12 +81,17 @@ def checked_syntax(text: str, display: str) -> ast.Module | Diagnostic:
     return tree
 
 
+# Their decorators lie above the line their span starts on: never pruned by width.
+_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
 def _node_deeper_than(tree: ast.AST, limit: int) -> ast.AST | None:
     """A node below ``limit`` levels, found iteratively (reading ``_fields`` directly is
     twice as fast as ``ast.iter_child_nodes``).
 
     A node on one line is not entered when its width already bounds its depth: below
-    a node of w bytes, every level down is a strictly smaller part of the source (or
+    a node of w bytes (a def or class: with its decorators, which its span leaves out),
+    every level down is a strictly smaller part of the source (or
     a position-less node between two such parts, as ``arguments`` in a lambda, or an
     f-string's value, which shares its string's span a bounded number of times), so
     nothing lies more than 3w + 10 levels under it. Most statements are short lines:
@@ -99,6 +104,7 @@ def _node_deeper_than(tree: ast.AST, limit: int) -> ast.AST | None:
             return node
         line = getattr(node, "lineno", None)
         if line is not None and line == getattr(node, "end_lineno", None) and \
+                not isinstance(node, _DECORATED) and \
                 depth + 3 * (node.end_col_offset - node.col_offset) + 10 <= limit:  # type: ignore[attr-defined]
             continue
         depth += 1

@@ -25,7 +25,10 @@ class CallRules:
         if isinstance(e.func, ir.Attribute) and self._is_method_call(e.func):
             return self._method_call(e)
         qualified = self.qualify(e.func)
-        patched = qualified in self.program.patched
+        # A library a setattr with a computed name may have patched anywhere is listed whole.
+        patched = qualified is not None and self.program.patched and (
+            qualified in self.program.patched
+            or any(qualified.startswith(f"{p}.") for p in self.program.patched))
         if patched:
             self.report(e.span, "DPS206", f"'{qualified}' is replaced by the program (an "
                         "assignment to it): its dpsens rule does not describe it")

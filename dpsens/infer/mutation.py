@@ -38,20 +38,47 @@ class MutationRules:
         sources = self.alias_sources(value)
         for source, view in sources:
             self.join_groups(target, source, partial or view)
-        if sources and self._reshapes(value):
-            self.shared.reshaped.add(target)
+        if any(source in self.shared.reshaped for source, _ in sources) or \
+                sources and self._reshapes(value):
+            self.shared.reshaped.add(target)  # (a row of m.T is a column of m)
 
-    def _reshapes(self: Analysis, value: ir.Expr) -> bool:
-        """Whether an expression may lay an array out in other rows (``m.T``, a reshape)."""
+    def _reshapes(self: Analysis, value: ir.Expr, depth: int = 0) -> bool:
+        """Whether an expression may lay an array out in other rows: ``m.T``, a reshape, or
+        a call of a function that returns one (a helper's ``return w.T``, unknown code)."""
         for node in ir.nodes(value):
             if isinstance(node, ir.Attribute) and node.attr == "T":
                 return True
-            if isinstance(node, ir.Call):
-                name = node.func.attr if isinstance(node.func, ir.Attribute) else \
-                    (self.program.qualify_expr(self.module, node.func) or "").rsplit(".", 1)[-1]
-                if name in RESHAPING:
-                    return True
+            if isinstance(node, ir.Call) and self._call_reshapes(node, depth):
+                return True
         return False
+
+    def _call_reshapes(self: Analysis, call: ir.Call, depth: int) -> bool:
+        func = call.func
+        if isinstance(func, ir.Lambda):
+            return self._reshapes(func.body, depth + 1)
+        if isinstance(func, ir.Attribute) and self._is_method_call(func):
+            return func.attr in RESHAPING
+        if isinstance(func, ir.Name) and func.id in self.env:  # a nested def or lambda
+            node = getattr(getattr(self.env[func.id].type, "ref", None), "node", None)
+            return node is None or self._returns_reshaped(node, depth)
+        name = self.program.qualify_expr(self.module, func)
+        if name is None:
+            return False  # a factory's closure (make(w)()): its captures are aliased (D41)
+        if name in self.program.functions:
+            return self._returns_reshaped(self.program.functions[name][1], depth)
+        if name.startswith("numpy.") or self.program.rules.get(name) is not None:
+            return name.rsplit(".", 1)[-1] in RESHAPING
+        return True  # code with no rule may return any view
+
+    def _returns_reshaped(self: Analysis, node: object, depth: int) -> bool:
+        """Whether a def or lambda may return a reshaping view (deep chains: assumed so)."""
+        if depth >= 5:
+            return True
+        if isinstance(node, ir.Lambda):
+            return self._reshapes(node.body, depth + 1)
+        returned = [n.value for n in ir.nodes(getattr(node, "body", ()))
+                    if isinstance(n, ir.Return) and n.value is not None]
+        return any(self._reshapes(e, depth + 1) for e in returned)
 
     def _reshaped_pair(self: Analysis, one: str, other: str) -> bool:
         """Two names of one alias group, one of which lays the entries out in other rows."""
@@ -106,14 +133,18 @@ class MutationRules:
     def _captured_arrays(self: Analysis, call: ir.Call) -> list[str]:
         """The arrays of this scope that a called lambda or nested def reads."""
         func = call.func
-        if not (isinstance(func, ir.Name) and func.id in self.env):
+        if isinstance(func, ir.Lambda):  # (lambda: w)(): called where it is written
+            node: object = func
+        elif isinstance(func, ir.Name) and func.id in self.env:
+            node = getattr(getattr(self.env[func.id].type, "ref", None), "node", None)
+        else:
             return []
-        node = getattr(getattr(self.env[func.id].type, "ref", None), "node", None)
         if node is None:
             return []
-        free = ir.names_read(node) - assigned_names(node)
-        return sorted(n for n in free if n in self.env and n != func.id
-                      and (isinstance(self.env[n].type, (T.Vector, T.Matrix)) or self.env[n].zero_d))
+        free = ir.names_read(node) - assigned_names(node)  # type: ignore[arg-type]
+        return sorted(n for n in free if n in self.env and n != getattr(func, "id", None)
+                      and (isinstance(self.env[n].type, (T.Vector, T.Matrix))
+                           or self.env[n].type == SELECTED or self.env[n].zero_d))
 
     def _may_return_an_argument(self: Analysis, call: ir.Call) -> bool:
         """Whether a call's result may share memory with an array it was given."""
@@ -342,6 +373,12 @@ class MutationRules:
         root, group = self.alias_group(name)
         current = self.env.get(name, Value(T.REAL))
         kind = current.type
+        if isinstance(kind, (T.Vector, T.Matrix)) and isinstance(new.type, (T.Vector, T.Matrix)) \
+                and type(new.type) is type(kind) and new.type.norm != kind.norm:
+            # The array keeps its shape and the name its metric: a column view measured
+            # in L1 over the rows (as the matrix counts them) stays so after c += v.
+            kept = replace(new.type, norm=kind.norm)
+            new = Value(kept, C.scale(arith.embed_factor(new.type, kept), new.ctx))
         if current.zero_d:
             new = replace(new, zero_d=True)  # still the 0-d array, changed in place
         elif not isinstance(kind, (T.Vector, T.Matrix)) and kind != SELECTED \

@@ -249,3 +249,40 @@ def store_into_the_transpose_itself(m: MetricMatrix[L_inf, Real], v: MetricVecto
     t = w.T
     t[0] = v
     return t
+
+
+# D107 (the second review): a lambda called where it is written made no alias (0, truth 1).
+def store_through_an_immediately_called_lambda(x: Real) -> Real:  # expect: x=1
+    w = np.zeros(3)
+    t = (lambda: w)()
+    t[0] = x
+    return float(np.sum(w))
+
+
+# D108 (the same review): c op= v through a column view kept v's metric, not the
+# column's (1, truth rows: every row of w moves).
+def column_view_changed_in_place(v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: v=7
+    w = np.zeros((7, 3))
+    column = w[:, 0]
+    column += np.clip(v, 0.0, 1.0)
+    return w
+
+
+def row_of_a_transpose_changed_in_place(v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: v=inf
+    w = np.zeros((7, 3))
+    t = w.T
+    r = t[0]
+    r += np.clip(v, 0.0, 1.0)
+    return w
+
+
+# D109 (the same review): a helper returning a transposing view of its argument.
+def helper_transposed(w: MetricMatrix[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: w=cols(w)
+    return w.T
+
+
+def store_through_a_helper_view(v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: v=inf
+    w = np.zeros((7, 3))
+    t = helper_transposed(w)
+    t[0] = np.clip(v, 0.0, 1.0)
+    return w

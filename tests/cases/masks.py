@@ -105,3 +105,13 @@ def sum_after_a_change_through_a_list(v: MetricVector[L1, Real], labels: MetricV
     t = [s]
     t[0] *= 1000.0  # E: DPS301
     return float(np.sum(s))  # E: DPS301
+
+
+# D106 (a second review): a selection a lambda captures was not among its arrays, so a
+# change through what the lambda returned left the selection's sum as it was.
+def sum_after_a_change_through_a_lambda(v: MetricVector[L1, Real], labels: MetricVector[L1, Data]) -> Real:  # expect: v=inf; labels=inf; returns=unknown; assumes=len(v) == len(labels)
+    s = np.clip(v, -1.0, 1.0)[labels > 0]
+    g = lambda: s  # noqa: E731
+    t = g()
+    t *= 1000.0  # E: DPS301
+    return float(np.sum(s))  # E: DPS301
