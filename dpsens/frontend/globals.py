@@ -125,16 +125,21 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
     libraries = {name for name, qualified in imports.items()
                  if qualified.split(".")[0] in _PATCHABLE}
     found: set[str] = set()
-    # Walking the tree is 2 ms per module; the text shows when no such store can be there:
-    # a library name, then (across brackets, commas and line continuations) an attribute
-    # and an assignment, or a del, for, as or setattr before it. No leading \b and no
-    # top-level alternation: either keeps re from searching for the names' first letters
-    # (3x slower); a name inside a longer one only costs the walk.
+    # Walking the tree is 2 ms per module; the text shows when no such store can be there.
+    # No leading \b and no top-level alternation in the patterns: either keeps re from
+    # searching for the names' first letters (3x slower); a name inside a longer one, or
+    # a false alarm, only costs the walk.
     names = "|".join(map(re.escape, libraries))
-    if not libraries or not (
-            re.search(rf"({names})\s*(\\\n\s*)?\.[\w\s.()\[\],\\]*(?<![=!<>])(=(?!=)|[-+*/%@&|^]=|:)",
-                      text)
-            or re.search(rf"(del|for|as|setattr|delattr)\b[^:=]*?\b({names})\b", text)):
+    attribute = rf"({names})\s*(\\\n\s*)?\."  # np.sum, np . sum, np.\⏎sum
+    if not libraries or not any(re.search(pattern, text) for pattern in (
+            # an assignment: = or op= or an annotation after the attribute, across closing
+            # brackets and commas ((np.sum) = f, np.sum, _ = f, 1) but not a call's "(":
+            # a keyword argument (f(axis=0)) is not one
+            rf"{attribute}[\w\s.)\],\\]*(?<![=!<>])(=(?!=)|[-+*/%@&|^]=|:)",
+            rf"(del|for)\b[^:=\n]*\b{attribute}",  # del np.sum, for np.sum in ...
+            rf"del\s*[(\[][^)\]]*\b{attribute}",  # del (⏎np.sum)
+            rf"with\b[^\n]*\bas\s+[(\[]?\s*{attribute}",  # with ... as np.sum
+            rf"(setattr|delattr)\s*\(\s*({names})\b")):
         return found
     for node in ast.walk(syntax):
         targets: list[ast.expr] = []
