@@ -261,14 +261,14 @@ def store_through_an_immediately_called_lambda(x: Real) -> Real:  # expect: x=1
 
 # D108 (the same review): c op= v through a column view kept v's metric, not the
 # column's (1, truth rows: every row of w moves).
-def column_view_changed_in_place(v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: v=7
+def column_view_changed_in_place(v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: v=7; assumes=len(v) == 7
     w = np.zeros((7, 3))
     column = w[:, 0]
     column += np.clip(v, 0.0, 1.0)
     return w
 
 
-def row_of_a_transpose_changed_in_place(v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: v=inf
+def row_of_a_transpose_changed_in_place(v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: v=inf; assumes=len(v) == 7
     w = np.zeros((7, 3))
     t = w.T
     r = t[0]
