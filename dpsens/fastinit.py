@@ -108,7 +108,7 @@ def _store(cls: type, name: str) -> Callable[[Any, Any], None] | str | None:
             if hasattr(type(attribute), "__set__"):
                 return None  # a property or another data descriptor
             break
-    return "dict" if cls.__dictoffset__ else None  # type: ignore[attr-defined]
+    return "dict" if cls.__dictoffset__ else None
 
 
 __all__ = ["constructor", "faster", "install", "replaced"]

@@ -154,9 +154,11 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
                 and node.func.id in ("setattr", "delattr") and node.args:
             owner = _qualified_chain(node.args[0], imports, libraries)
             if owner is not None:
-                attribute = node.args[1] if len(node.args) > 1 else None
-                named = isinstance(attribute, ast.Constant) and isinstance(attribute.value, str)
-                found.add(f"{owner}.{attribute.value}" if named else owner)  # type: ignore[union-attr]
+                key = node.args[1] if len(node.args) > 1 else None
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    found.add(f"{owner}.{key.value}")
+                else:
+                    found.add(owner)  # a computed name: any of the library's functions
             continue
         for target in targets:
             for part in ast.walk(target):  # a, np.sum = ...: every part of a tuple target

@@ -55,7 +55,7 @@ def _install() -> None:
     CSTNode.__post_init__ = post_init  # type: ignore[method-assign]
     for cls in _node_classes():
         if "__init__" in cls.__dict__ and dataclasses.is_dataclass(cls) \
-                and cls.__post_init__ is post_init:
+                and getattr(cls, "__post_init__", None) is post_init:
             constructor = fastinit.constructor(
                 cls, "if not _state['trusting']: _validate(self)",
                 {"_state": _state, "_validate": original})
