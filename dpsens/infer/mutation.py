@@ -373,12 +373,14 @@ class MutationRules:
         root, group = self.alias_group(name)
         current = self.env.get(name, Value(T.REAL))
         kind = current.type
+        # What a view's change does to the arrays it is part of is measured in the view's
+        # own metric (a column view counts the rows in L1, as its matrix does), not in the
+        # result's: c += v with v in L∞ moves every row of the matrix (D108).
+        change = new.ctx
         if isinstance(kind, (T.Vector, T.Matrix)) and isinstance(new.type, (T.Vector, T.Matrix)) \
                 and type(new.type) is type(kind) and new.type.norm != kind.norm:
-            # The array keeps its shape and the name its metric: a column view measured
-            # in L1 over the rows (as the matrix counts them) stays so after c += v.
-            kept = replace(new.type, norm=kind.norm)
-            new = Value(kept, C.scale(arith.embed_factor(new.type, kept), new.ctx))
+            change = C.scale(arith.embed_factor(new.type, replace(new.type, norm=kind.norm)),
+                             new.ctx)
         if current.zero_d:
             new = replace(new, zero_d=True)  # still the 0-d array, changed in place
         elif not isinstance(kind, (T.Vector, T.Matrix)) and kind != SELECTED \
@@ -399,7 +401,7 @@ class MutationRules:
                 self.env[member] = unknown(C.add(self.env[member].ctx, new.ctx))
             else:
                 old = self.env[member]
-                self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, new.ctx))
+                self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, change))
         return True
 
     def owned_elsewhere(self: Analysis, root: str) -> bool:

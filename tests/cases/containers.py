@@ -286,3 +286,11 @@ def store_through_a_helper_view(v: MetricVector[L_inf, Real]) -> MetricMatrix[L_
     t = helper_transposed(w)
     t[0] = np.clip(v, 0.0, 1.0)
     return w
+
+
+# An array of its own changed in place takes the result's metric (only a view's change
+# is re-measured in the view's): accumulating a vector is still 1.
+def accumulated_in_place(v: MetricVector[L_inf, Real]) -> MetricVector[L_inf, Real]:  # expect: v=1
+    total = np.zeros(len(v))
+    total += v
+    return total
