@@ -39,14 +39,14 @@ def selected(a: Analysis, base: Value, mask: Value, span: object) -> Value | Non
     t, m = base.type, mask.type
     if not isinstance(t, (T.Vector, T.Matrix)) or not isinstance(m, T.Vector):
         return None
+    count = _apply(a, "numpy.sum", (mask,), span)
+    if count is None:
+        return None  # no rule for np.sum (a stub directory replaced numpy's)
     length = t.length if isinstance(t, T.Vector) else t.rows
     if m.length != length:
         a.assume(sp.Eq(length, m.length))  # numpy raises IndexError otherwise
-    count = _apply(a, "numpy.sum", (mask,), span)
     masked = _apply(a, "numpy.where", (mask, base, number(0)), span) \
         if isinstance(t, T.Vector) else None
-    if count is None:
-        return None
     return Value(SELECTED, C.blow_up(C.add(base.ctx, mask.ctx)),
                  selection=Selection(masked, count, t))
 

@@ -369,7 +369,7 @@ def _selection_sum(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bo
     assert chosen is not None
     if not mean and chosen.masked is not None and bound.get("axis") is None:
         return _sum_or_mean(a, rule, {**bound, rule.params[0].name: chosen.masked}, span, False)
-    what = "the mean" if mean else "a sum of rows"
+    what = "the mean" if mean else "a sum along an axis or of rows"
     a.report(span, "DPS202", f"{what} of a selection by a mask is not analyzed (len() and "  # type: ignore[arg-type]
              "sum() of a vector's selection are: divide the sum by a public number)")
     return unknown(x.ctx)
