@@ -32,8 +32,9 @@ def constructor(cls: type, finish: str, scope: dict[str, Any]) -> Callable[..., 
     fields, then runs ``finish`` (a line of code over the names in ``scope``); None when
     the class's fields are not all plain ones."""
     fields = dataclasses.fields(cls)
+    names = tuple(f.name for f in fields)
     own = cls.__init__.__code__  # type: ignore[misc]
-    if own.co_varnames[1:own.co_argcount + own.co_kwonlyargcount] != tuple(f.name for f in fields):
+    if own.co_varnames[1:own.co_argcount + own.co_kwonlyargcount] != names:
         return None  # InitVar parameters, keyword-only fields
     scope = {**scope, "_Factory": _Factory}
     shape: list[tuple[bool, bool]] = []  # (a default factory, stored in the dict) per field
@@ -56,7 +57,6 @@ def constructor(cls: type, finish: str, scope: dict[str, Any]) -> Callable[..., 
             defaults.append(_Factory)
         shape.append((factory, store == "dict"))
     code = _template(tuple(shape), finish)
-    names = tuple(f.name for f in fields)
     code = code.replace(co_varnames=("self", *names, *code.co_varnames[len(names) + 1:]),
                         co_name="__init__", co_qualname=f"{cls.__qualname__}.__init__")
     return types.FunctionType(code, scope, "__init__", tuple(defaults) or None)

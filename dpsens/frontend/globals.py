@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from dpsens.aliasing import VIEW_RESULTS
 

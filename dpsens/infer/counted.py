@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-import sympy as sp
-
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer import ranges
@@ -172,8 +170,8 @@ PURE = frozenset({"numpy.clip", "builtins.abs", "numpy.abs", "numpy.absolute", "
 
 def _interval(value: Value, sign: int) -> ranges.Interval | None:
     """The interval of ±value, with finite ends."""
-    found = ranges.of(value)
-    if found is None or any(E.is_inf(end) or end.has(sp.oo, -sp.oo) for end in found):
+    found = ranges.finite(ranges.of(value))
+    if found is None:
         return None
     return found if sign > 0 else (-found[1], -found[0])
 

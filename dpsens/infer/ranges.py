@@ -192,10 +192,17 @@ def summed(a: Interval | None, terms: E.Expr) -> Interval | None:
     return None if a is None else (E.mul(terms, a[0]), E.mul(terms, a[1]))
 
 
+def finite(interval: Interval | None) -> Interval | None:
+    """The interval when both its ends are finite, else None."""
+    if interval is None or any(E.is_inf(end) or end.has(E.INF, -E.INF) for end in interval):
+        return None
+    return interval
+
+
 def ranged(value: Value, interval: Interval | None) -> Value:
     """The value with its entries' interval; a row-wise value's spread is at most its
     width (R-range)."""
-    if interval is None or any(E.is_inf(end) or end.has(E.INF, -E.INF) for end in interval):
+    if finite(interval) is None:
         return value
     value = replace(value, interval=interval)
     spread = value.rowwise.spread if value.rowwise is not None else None
@@ -221,5 +228,5 @@ def capped(value: Value, discrete: Iterable[str]) -> Value:
     return value if ctx == value.ctx else replace(value, ctx=ctx)
 
 
-__all__ = ["Interval", "UNIT", "absolute", "least", "symmetric", "binary", "capped", "hull", "negated",
-           "of", "ordered", "ranged", "summed", "width"]
+__all__ = ["Interval", "UNIT", "absolute", "least", "symmetric", "binary", "capped", "finite", "hull",
+           "negated", "of", "ordered", "ranged", "summed", "width"]

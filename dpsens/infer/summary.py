@@ -77,10 +77,7 @@ def resolve_params(program: Program, module: ir.Module, function: ir.Function
                            f"parameter '{param.name}' has no annotation; treated as Real")
             out.append((param, Annotation(T.REAL, "Real")))
             continue
-        annotation = program.annotation(module, param.annotation, param.name)
-        for span, code, message in annotation.problems:
-            program.report(module, span, code, message)
-        out.append((param, annotation))
+        out.append((param, _reported(program, module, param.annotation, param.name)))
     return out
 
 
@@ -88,7 +85,12 @@ def resolve_return(program: Program, module: ir.Module, function: ir.Function) -
     """The resolved return annotation, or None when there is none."""
     if function.returns is None:
         return None
-    annotation = program.annotation(module, function.returns, "return")
+    return _reported(program, module, function.returns, "return")
+
+
+def _reported(program: Program, module: ir.Module, expr: ir.Expr, owner: str) -> Annotation:
+    """An annotation resolved, its problems reported."""
+    annotation = program.annotation(module, expr, owner)
     for span, code, message in annotation.problems:
         program.report(module, span, code, message)
     return annotation

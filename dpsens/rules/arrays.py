@@ -87,11 +87,11 @@ def variance(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     ``ddof=k`` divides by n − k instead of n: all of it times n/(n − k)."""
     x = first_argument(bound)
     t = x.type
-    found = ranges.of(x)
+    found = ranges.finite(ranges.of(x))
     if not _numbers_vector(a, t, span, "var()"):
         return unknown(C.blow_up(x.ctx))
     assert isinstance(t, T.Vector)
-    if found is None or any(E.is_inf(end) or end.has(E.INF, -E.INF) for end in found):
+    if found is None:
         a.report(span, "DPS301", "var() needs entries in a known range: "  # type: ignore[arg-type]
                  "np.clip them first")
         return unknown(C.blow_up(x.ctx))
@@ -128,9 +128,9 @@ def standard_deviation(a: Analysis, rule: Rule, bound: Bound, span: object) -> V
         return unknown(C.add(C.blow_up(x.ctx), extra))
     root = E.sqrt(scale)
     factor = E.mul(root, E.div(T.norm_factor(t.norm, "L2", n), E.sqrt(n)))
-    found = ranges.of(x)
+    found = ranges.finite(ranges.of(x))
     interval = None
-    if found is not None and not any(E.is_inf(end) or end.has(E.INF, -E.INF) for end in found):
+    if found is not None:
         interval = (E.ZERO, E.mul(root, E.div(ranges.width(found), E.number(2))))
         if t.elem in ("Integer", "Bool"):
             # Integer entries that change are at least 1 apart: the whole range is a bound.

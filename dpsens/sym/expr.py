@@ -140,19 +140,21 @@ def div(a: sp.Expr, b: sp.Expr) -> sp.Expr:
     return _quotient(a, b)
 
 
-
 @remembered_typed
 def _sum(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """a + b, normalized."""
     return _normal(a + b)
 
 
 @remembered_typed
 def _product(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """a * b, normalized."""
     return _normal(a * b)
 
 
 @remembered_typed
 def _quotient(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """a / b, normalized."""
     return _normal(a / b)
 
 
