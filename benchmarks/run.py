@@ -122,6 +122,10 @@ def main() -> int:
     if package is None or package.origin is None:
         parser.error("dpsens is not installed in this Python: run `pip install -e .` first")
     compileall.compile_dir(str(Path(package.origin).parent), quiet=1)
+    # Likewise the kept code of generated dataclass methods (dpsens.code_cache), which a
+    # first run writes beside the bytecode unless bytecode writing is off.
+    subprocess.run([sys.executable, "-c", "from dpsens import code_cache; code_cache.prepare()"],
+                   check=True)
     work = Path(tempfile.mkdtemp(prefix="dpsens-bench-"))
     try:
         modules = 40 if args.quick else 200

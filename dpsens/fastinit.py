@@ -17,6 +17,8 @@ import types
 from functools import lru_cache
 from typing import Any, Callable
 
+from dpsens import code_cache
+
 
 # The classes given a faster constructor, with their own (the tests compare the two).
 replaced: dict[type, Callable[..., None]] = {}
@@ -93,7 +95,7 @@ def _template(shape: tuple[tuple[bool, bool], ...], finish: str) -> types.CodeTy
     params = ", ".join(f"p{i}" for i in range(len(shape)))
     source = f"def __init__(self, {params}):\n" + "\n".join(body) + f"\n    {finish}\n"
     scope: dict[str, Any] = {}
-    exec(compile(source, "<dpsens constructor>", "exec"), scope)
+    exec(code_cache.compiled(source, "<dpsens constructor>"), scope)
     return scope["__init__"].__code__  # type: ignore[no-any-return]
 
 

@@ -168,7 +168,8 @@ def test_string_literals_keep_their_values(text: str, prefix: str, quote: str) -
 def test_mentions_are_whole_words_as_a_leading_word_boundary_finds_them(text: str) -> None:
     names = {"a", "ab", "b_"}
     pattern = r"\b(" + "|".join(sorted(names, key=len, reverse=True)) + r")\b(?:\s*\.\s*(\w+))?(\s*\()?"
-    found = [(m.start(), m.groups()) for m in globals_scan.mentions(names, text)]
+    found = [(start, (name, method, call))
+             for name, method, call, start in globals_scan.mentions(names, text)]
     expected = [(m.start(), m.groups()) for m in re.finditer(pattern, text)]
     assert found == expected
 

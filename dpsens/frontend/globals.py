@@ -220,10 +220,9 @@ def _calls_only(text: str, syntax: ast.Module, imports: dict[str, str], foreign:
     False when some other mention needs the tree (the common case is 8x faster)."""
     import_lines = {line for statement in syntax.body if isinstance(statement, (ast.Import, ast.ImportFrom))
                     for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)}
-    for match in mentions(foreign, text):
-        name, method, call = match.groups()
+    for name, method, call, start in mentions(foreign, text):
         if call is None:
-            if method is not None or text.count("\n", 0, match.start()) + 1 not in import_lines:
+            if method is not None or text.count("\n", 0, start) + 1 not in import_lines:
                 return False
         elif method in VIEW_RESULTS or method in SELF_METHODS:
             return False  # the result may be the object
@@ -233,19 +232,38 @@ def _calls_only(text: str, syntax: ast.Module, imports: dict[str, str], foreign:
     return True
 
 
-def mentions(names: set[str], text: str) -> Iterator[re.Match[str]]:
-    """Each mention of a name as a whole word: (the name, a method or attribute read
-    from it, an opening parenthesis after them). The word start is checked by hand:
-    a leading \\b keeps re from searching for the names' first letters (30x slower)."""
-    search = re.compile(rf"({'|'.join(map(re.escape, names))})\b(?:\s*\.\s*(\w+))?(\s*\()?").search
-    match = search(text)
-    while match is not None:
-        start = match.start()
-        if start and (text[start - 1].isalnum() or text[start - 1] == "_"):
-            match = search(text, start + 1)  # the end of a longer name: look again just after
-            continue
-        yield match
-        match = search(text, match.end())
+def mentions(names: set[str], text: str) -> list[tuple[str, str | None, str | None, int]]:
+    """Each mention of a name as a whole word, in the text's order: (the name, a method
+    or attribute read from it, an opening parenthesis after them, where it starts); as
+    ``re.finditer`` would find them, a mention inside the previous one's attribute read
+    is not one. Found with str.find: a regular expression of the names is compiled
+    again for every module's own names (benchmark A: 105 patterns, 20 ms)."""
+    found = []
+    for name in names:
+        start = text.find(name)
+        while start >= 0:
+            end = start + len(name)
+            if not (start and _word_character(text[start - 1])) \
+                    and not (end < len(text) and _word_character(text[end])):
+                after = _AFTER_NAME.match(text, end)
+                assert after is not None  # every part of the pattern is optional
+                found.append((start, after.end(), name, after.group(1), after.group(2)))
+            start = text.find(name, start + 1)
+    found.sort()
+    kept, reached = [], 0
+    for start, end, name, method, call in found:
+        if start >= reached:
+            kept.append((name, method, call, start))
+            reached = end
+    return kept
+
+
+_AFTER_NAME = re.compile(r"(?:\s*\.\s*(\w+))?(\s*\()?")  # always matches (both parts optional)
+
+
+def _word_character(character: str) -> bool:
+    """What ``\\w`` matches in a str pattern."""
+    return character.isalnum() or character == "_"
 
 
 def foreign_facts(text: str, syntax: ast.Module, imports: dict[str, str], foreign: set[str],
