@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import functools
 import traceback
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -198,8 +199,11 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
                for s in sources if s.reported}
     records, dirty = _cached_units(graph.units(), cache)
     if dirty:
+        # A module without IR that runs (DPS007, refused by LibCST) still changes other
+        # modules' objects: the worker takes them from CPython's parser (R-global).
         calls = [([_row(s) for s in unit.members],
-                  [_row(s) for s in unit.closure if graph.parsed(s.shown)],
+                  [_row(s) for s in unit.closure
+                   if graph.parsed(s.shown) or graph.writes(s.shown)],
                   stubs, settings.options, settings.time_limit) for _, unit in dirty]
         bundles = _bundles([unit for _, unit in dirty], runner.jobs) if runner.jobs > 1 else None
         if runner.jobs <= 1:
@@ -337,16 +341,17 @@ def _bundles(units: list[Unit], jobs: int) -> list[list[int]]:
     share = -(-len(units) // jobs)
     needed: list[set[str]] = [set() for _ in range(jobs)]
     bundles: list[list[int]] = [[] for _ in range(jobs)]
-    # Depth-first order of the imports: a unit's key is its closure from the most imported
-    # modules down (a module needing fewer modules first), then itself, so units under a
-    # common import are neighbours (benchmark A's tree of imports: 206 parses for 200
-    # modules with two workers, 210 when keyed by the closure's names alone).
-    depth = {s.shown: len(unit.closure) for unit in units for s in unit.members}
+    # Depth-first order of the imports: a unit's key is its closure from the most needed
+    # module down (a module imports none that more units need), then itself, so units
+    # under a common import are neighbours (benchmark A's tree of imports: 206 parses for
+    # 200 modules with two workers, 210 when keyed by the closure's names alone). Counted
+    # over the units being bundled, so modules that are not among them count too.
+    needers = Counter(s.shown for unit in units for s in unit.closure)
 
     def key(index: int) -> tuple[tuple[int, str], ...]:
         unit = units[index]
-        return (*sorted((depth.get(s.shown, 0), s.shown) for s in unit.closure),
-                *sorted((len(unit.closure), s.shown) for s in unit.members))
+        return tuple(sorted((-needers[s.shown], s.shown) for s in unit.closure)) + \
+            tuple(sorted((-needers[s.shown], s.shown) for s in unit.members))
 
     order = sorted(range(len(units)), key=key)
     for index in order:

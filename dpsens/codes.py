@@ -87,6 +87,15 @@ _register(
     "A 5 MB generated module of constants that imports dpsens.",
 )
 _register(
+    "DPS007", "unnormalized-name", "error",
+    "A name is written in a form Python normalizes (NFKC, PEP 3131): `ｘ` (fullwidth) and "
+    "`x` are one variable to Python. The file is not analyzed; its imports and what it "
+    "changes in other modules are still followed, from CPython's own parser.",
+    "dpsens reads names as they are written, so it would take the two spellings for two "
+    "variables: `x = 0.0; ｘ = v; return x` returns v, which it would read as 0.0.",
+    "x = 0.0\nｘ = v      # write x",
+)
+_register(
     "DPS101", "unknown-annotation", "error",
     "An annotation names something that is not part of the dpsens vocabulary.",
     "dpsens cannot know how distance is measured on an unknown type, so the "

@@ -109,6 +109,11 @@ class ModuleGraph:
         """Whether the module parsed (an unreadable or unparsable one has no IR)."""
         return shown in self.facts and self.facts[shown].parsed
 
+    def writes(self, shown: str) -> tuple[str, ...]:
+        """The other modules' objects a module may change (R-global), as its facts say."""
+        facts = self.facts.get(shown)
+        return facts.writes if facts is not None else ()
+
     def problems(self, shown: str) -> tuple[Diagnostic, ...]:
         """The parse problems of a module (a syntax error, a NUL byte)."""
         return self.facts[shown].problems if shown in self.facts else ()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-# Problems with the input itself (crash, unreadable, undecodable, unparsable) are
-# never filtered: hiding them would make an unchecked file look clean.
-ALWAYS = frozenset({"DPS001", "DPS002", "DPS003", "DPS004", "DPS005", "DPS006"})
+# Problems with the input itself (crash, unreadable, undecodable, unparsable, names
+# Python reads otherwise) are never filtered: hiding them would make an unchecked file
+# look clean.
+ALWAYS = frozenset({"DPS001", "DPS002", "DPS003", "DPS004", "DPS005", "DPS006", "DPS007"})
 
 
 def normalize_codes(items: Iterable[str]) -> tuple[str, ...]:

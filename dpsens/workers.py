@@ -96,12 +96,30 @@ def analyze_task(members: list[Row], closure: list[Row], stub_dirs: tuple[Path, 
     results = [(row[0], *parsed(row)) for row in members]
     modules = [m for _, m, _ in results if m is not None]
     helpers = [m for m, _ in map(parsed, closure) if m is not None]
+    helpers += [w for row in (*members, *closure) if parsed(row)[0] is None
+                and (w := _writer_without_ir(row)) is not None]
     reports = {shown: FileReport(shown, diagnostics=[] if m is not None else list(problems))
                for shown, m, problems in results}  # LibCST may refuse what CPython accepted
     _analyze(modules, helpers, reports, rules(stub_dirs), options, seconds)
     return {path: {"functions": report.functions,
                    "diagnostics": encode_diagnostics(sorted(set(report.diagnostics)))}
             for path, report in reports.items()}
+
+
+def _writer_without_ir(row: Row) -> ir.Module | None:
+    """A stand-in without functions for a module that runs but has no IR (DPS007, or
+    refused by LibCST): the other modules' objects it may change, from CPython's parser,
+    count as changed (R-global). None when it changes none, or does not run."""
+    from dpsens import ir
+    from dpsens.frontend.syntax import scan_imports
+
+    shown, name, _, text = row
+    imports, writes, _ = scan_imports(text, shown, name)
+    if imports is None or not writes:
+        return None
+    changed = frozenset(writes)
+    return ir.Module(shown, name, foreign_changed=changed, foreign_stored=changed,
+                     foreign_in_functions=changed)
 
 
 @lru_cache(maxsize=4)

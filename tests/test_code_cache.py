@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import types
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from typing import Any, Iterator
@@ -42,10 +43,17 @@ def _dataclass_sources(draw: st.DrawFn) -> tuple[str, list[int]]:
                                                   max_size=count))
 
 
-def _define(source: str) -> Any:
-    scope: dict[str, Any] = {"dataclasses": dataclasses, "__name__": __name__}
-    exec(compile(source, "<made>", "exec"), scope)
-    return scope["Made"]
+def _define(source: str, module: str = "dpsens.made_by_tests") -> Any:
+    """The class Made defined by the source in a module of that name (dataclasses reads
+    the module's globals from sys.modules; only dpsens's and LibCST's are kept)."""
+    made = types.ModuleType(module)
+    made.dataclasses = dataclasses  # type: ignore[attr-defined]
+    sys.modules[module] = made
+    try:
+        exec(compile(source, "<made>", "exec"), vars(made))
+    finally:
+        del sys.modules[module]
+    return vars(made)["Made"]
 
 
 def _methods(cls: type) -> dict[str, Any]:
@@ -112,7 +120,9 @@ def test_a_file_written_by_one_process_serves_the_next(kept: Path) -> None:
         from dpsens import code_cache
         code_cache.FILE = Path({str(kept)!r})
         code_cache.install()
-        exec({source!r}, {{"dataclasses": dataclasses, "__name__": __name__}})
+        sys.modules["dpsens.made"] = made = type(sys)("dpsens.made")
+        made.dataclasses = dataclasses
+        exec({source!r}, vars(made))
         print(code_cache._state["new"])
     """)
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -120,15 +130,63 @@ def test_a_file_written_by_one_process_serves_the_next(kept: Path) -> None:
     assert run.stdout.strip() == "0"
 
 
-@pytest.mark.parametrize("content", [b"", b"garbage", MAGIC_NUMBER + b"\xff\x00",
-                                     b"\x00\x00\x00\x00" + b"{}",
-                                     MAGIC_NUMBER + marshal.dumps([1]),
-                                     MAGIC_NUMBER + marshal.dumps({1: 2})])
+def _system_error_payload() -> bytes:
+    """Marshal data of a code object damaged so that ``marshal.loads`` raises SystemError."""
+    source = "def __create_fn__():\n def f(self):\n  return self.a\n return f"
+    good = marshal.dumps({("<string>", source): compile(source, "<string>", "exec")})
+    for position in range(len(good)):
+        for value in (0xFF, 0x00, 0x29):
+            bad = bytearray(good)
+            bad[position] = value
+            try:
+                marshal.loads(bytes(bad))
+            except SystemError:
+                return bytes(bad)
+            except Exception:  # noqa: BLE001 - other damage: keep looking
+                continue
+    raise AssertionError("no damage found that raises SystemError")
+
+
+def _sealed(payload: bytes) -> bytes:
+    """A file with a right header and checksum around any payload."""
+    return MAGIC_NUMBER + code_cache._checksum(payload) + payload
+
+
+@pytest.mark.parametrize("content", [
+    b"", b"garbage", MAGIC_NUMBER + b"\xff\x00", b"\x00\x00\x00\x00{}",
+    _sealed(marshal.dumps([1])), _sealed(marshal.dumps({1: 2})), _sealed(b"\xff\x00"),
+    _sealed(_system_error_payload()),
+], ids=["empty", "garbage", "short", "foreign", "list", "wrong-keys", "bad-marshal",
+        "system-error"])
 def test_a_damaged_or_foreign_file_is_ignored(kept: Path, content: bytes) -> None:
     kept.write_bytes(content)
     code_cache.install()
     assert code_cache._known == {}
     assert _define("@dataclasses.dataclass\nclass Made:\n    a: int\n")(1).a == 1
+
+
+def test_a_changed_byte_is_caught_by_the_checksum(kept: Path) -> None:
+    code_cache.compiled("x = 1\n", "<now>")
+    code_cache.save(kept)
+    assert code_cache._load(kept)  # the file as written loads
+    data = bytearray(kept.read_bytes())
+    for position in range(len(MAGIC_NUMBER), len(data), 7):
+        damaged = bytearray(data)
+        damaged[position] ^= 0x55
+        kept.write_bytes(bytes(damaged))
+        assert code_cache._load(kept) == {}, position
+
+
+def test_only_dpsens_and_libcst_classes_are_kept(kept: Path) -> None:
+    # dpsens audit runs the user's code: its dataclasses' fields stay out of the file.
+    code_cache.install()
+    user = _define("@dataclasses.dataclass\nclass Made:\n    secret_field_name: int\n",
+                   "user_module")
+    _define("@dataclasses.dataclass\nclass Made:\n    our_field_name: int\n")
+    sources = [source for _, source in code_cache._known]
+    assert not any("secret_field_name" in source for source in sources)
+    assert any("our_field_name" in source for source in sources)
+    assert user(3).secret_field_name == 3
 
 
 def test_flush_writes_only_when_bytecode_may_be_written(kept: Path,
@@ -172,3 +230,22 @@ def test_without_globals_the_text_runs_in_dataclasses_globals_as_exec_would_ther
     names: dict[str, Any] = {}
     code_cache._dataclasses_exec("where = __name__\n", None, names)
     assert names["where"] == "dataclasses"
+
+
+def test_prepare_compiles_what_a_run_compiles(tmp_path: Path) -> None:
+    kept = tmp_path / "generated.bin"
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    setup = f"from pathlib import Path\nfrom dpsens import code_cache\ncode_cache.FILE = Path({str(kept)!r})\n"
+    subprocess.run([sys.executable, "-c", setup + "code_cache.prepare()"], check=True,
+                   cwd=tmp_path)
+    run = setup + textwrap.dedent(f"""
+        import contextlib, io, sys
+        from dpsens.cli import main
+        code_cache.install()
+        with contextlib.redirect_stdout(io.StringIO()):
+            main(["check", "--no-cache", {str(examples)!r}])
+        print(code_cache._state["new"], len(code_cache._known))
+    """)
+    new, known = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True,
+                                check=True, cwd=tmp_path).stdout.split()
+    assert int(known) > 1000 and int(new) == 0

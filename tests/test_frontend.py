@@ -180,3 +180,33 @@ def test_deep_decorators_of_one_line_definitions_are_found(definition: str) -> N
     source = "@dec(" + "-" * 1000 + "1)\n" + definition + "\n"
     found = syntax.checked_syntax(source, "m.py")
     assert getattr(found, "code", None) == "DPS004", found
+
+
+def test_a_name_python_reads_otherwise_refuses_the_file() -> None:
+    # Python reads identifiers in NFKC form: ｘ (fullwidth) is x.
+    module, problems = parse_module("x = 0.0\n\uff58 = 1.0\n", "m.py", "m")
+    assert module is None
+    assert [(d.code, d.line, d.column) for d in problems] == [("DPS007", 2, 1)]
+    assert "'\uff58' as 'x'" in problems[0].message
+
+
+def test_other_unnormalized_text_is_analyzed_as_usual() -> None:
+    # A ligature in a string or a comment, a name already in NFKC form (é, a Devanagari
+    # vowel sign): only names are normalized by Python.
+    source = 'label = "\ufb01le"  # \uff21\ncaf\u00e9 = 1\nAR\u093e = 2\n'
+    module, problems = parse_module(source, "m.py", "m")
+    assert module is not None and problems == []
+
+
+@pytest.mark.parametrize("write", ["ARB[0] = x", "\uff21RB[0] = x", "\uff21RB .fill(x)"])
+def test_writes_to_imported_names_are_found_however_the_name_is_written(write: str) -> None:
+    text = f"from pkg.cfg import ARB\n\n\ndef f(x):\n    {write}\n"
+    writes = globals_scan.foreign_writes(text, ast.parse(text), {"ARB": "pkg.cfg.ARB"})
+    assert writes in (("pkg.cfg.ARB",), ("pkg.cfg.*",)), writes
+
+
+def test_a_name_ending_in_a_combining_mark_is_one_word() -> None:
+    # \b after "ARा" fails (the vowel sign is not a word character by re's rules, though
+    # it is part of the identifier): the text search finds the whole name.
+    mentions = globals_scan.mentions({"AR\u093e"}, "AR\u093e[0] = x\n")
+    assert [(name, start) for name, _, _, start in mentions] == [("AR\u093e", 0)]

@@ -269,3 +269,34 @@ def test_files_that_cannot_import_an_analyzed_module_are_not_parsed(
     (tmp_path / "rpkg" / "vocab.py").write_text("X = 1\n")
     check_paths([str(tmp_path / "rpkg")])
     assert scanned == []
+
+
+@pytest.mark.parametrize("body", [
+    "from wpkg.cfg import ARB, read\n\n\ndef write(x: Real) -> Real:\n    \uff21RB[0] = x\n",
+    # cfg passed to unknown code: anything of cfg may change (cfg.* in CPython's scan)
+    "from wpkg import cfg\nimport json\n\n\ndef write(x: Real) -> Real:\n"
+    "    \uff59 = x\n    json.dump(cfg, y)\n",
+], ids=["store", "whole-module"])
+def test_a_module_writing_an_imported_global_under_another_spelling(tmp_path: Path,
+                                                                    body: str) -> None:
+    # ＡRB is ARB to Python: main.py is refused (DPS007), and its write into cfg.ARB is
+    # still followed, from CPython's parser, by the modules that read ARB.
+    package = tmp_path / "wpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "cfg.py").write_text(
+        "import numpy as np\nfrom dpsens import Real\n\nARB = np.zeros(3)\n\n\n"
+        "def read(x: Real) -> Real:\n    return ARB[0] * 1.0 + 0 * x\n")
+    (package / "main.py").write_text(f"from dpsens import Real\n{body}    return 0.0\n")
+    (package / "user.py").write_text(
+        "from dpsens import Real\nfrom wpkg import main\nfrom wpkg.cfg import read\n\n\n"
+        "def both(x: Real, y: Real) -> Real:\n    main.write(x)\n    return read(y)\n")
+    for jobs in (1, 2):
+        result = check_paths([str(package)], settings=Settings(jobs=jobs))
+        codes = {(f.path.rsplit("/", 1)[-1], d.code) for f in result.files
+                 for d in f.diagnostics}
+        assert ("main.py", "DPS007") in codes
+        functions = {f["qualname"]: f for file in result.files for f in file.functions}
+        assert "write" not in functions  # main.py is not analyzed
+        both = {p["name"]: p.get("sensitivity") for p in functions["both"]["params"]}
+        assert both["x"] == "inf", both  # write() is unknown code that changes ARB

@@ -19,6 +19,7 @@ from dpsens.frontend.globals import (
     patched_library_names,
     foreign_facts, module_bindings,
 )
+from dpsens.frontend.syntax import searchable
 
 # Builtins that never write or keep their arguments.
 _PURE_BUILTINS = frozenset({
@@ -426,6 +427,7 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
                if qualified.split(".")[0] not in LIBRARIES}
     needs_uses = foreign_facts(text, syntax, imports, foreign, facts)
     if not mutable and not needs_uses \
+            and searchable(text) \
             and not any(name in text for name in (*DYNAMIC_NAMES, *_DYNAMIC_ATTRIBUTES)):
         return facts  # nothing the use scan below could find
     uses = _Uses(mutable, imports, foreign)

@@ -22,9 +22,9 @@ import ast
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from dpsens.aliasing import VIEW_RESULTS
+from dpsens.frontend.syntax import searchable
 
 # Methods that return a new value and change nothing (others may write, or are unknown).
 PURE_METHODS = frozenset({
@@ -131,7 +131,7 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
     # a false alarm, only costs the walk.
     names = "|".join(map(re.escape, libraries))
     attribute = rf"({names})\s*(\\\n\s*)?\."  # np.sum, np . sum, np.\⏎sum
-    if not libraries or not any(re.search(pattern, text) for pattern in (
+    if not libraries or searchable(text) and not any(re.search(pattern, text) for pattern in (
             # an assignment: = or op= or an annotation after the attribute, across closing
             # brackets and commas ((np.sum) = f, np.sum, _ = f, 1) but not a call's "(":
             # a keyword argument (f(axis=0)) is not one
@@ -218,6 +218,8 @@ def _calls_only(text: str, syntax: ast.Module, imports: dict[str, str], foreign:
     """_foreign_writes from the text, when every mention of an imported name is in a
     top-level import, a call of it (``f(x)``) or a method call on it (``m.f(x)``);
     False when some other mention needs the tree (the common case is 8x faster)."""
+    if not searchable(text):
+        return False  # a name may be written otherwise than Python reads it: the tree says
     import_lines = {line for statement in syntax.body if isinstance(statement, (ast.Import, ast.ImportFrom))
                     for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)}
     for name, method, call, start in mentions(foreign, text):

@@ -15,7 +15,7 @@ from dpsens import ir
 from dpsens.diagnostics import Diagnostic
 from dpsens.frontend.global_uses import scan as scan_globals
 from dpsens.frontend.globals import GlobalFacts
-from dpsens.frontend.syntax import checked_syntax, imported_modules
+from dpsens.frontend.syntax import checked_syntax, imported_modules, unnormalized_identifier
 from dpsens.frontend.lower_stmt import StmtLowerer
 from dpsens.frontend.positions import ModulePositions, statement_lines
 from dpsens.frontend.trusted_nodes import trusted
@@ -48,6 +48,9 @@ def parse_module(text: str, display: str, name: str) -> tuple[ir.Module | None, 
     checked = checked_syntax(text, display)
     if isinstance(checked, Diagnostic):
         return None, [checked]
+    unnormalized = unnormalized_identifier(text, display)
+    if unnormalized is not None:  # its imports and writes come from CPython's parser
+        return None, [unnormalized]
     try:
         with trusted():
             tree = cst.parse_module(text)

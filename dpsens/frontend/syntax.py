@@ -7,6 +7,9 @@ is 15 times faster than LibCST's (and needs no LibCST import).
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
+import unicodedata
 
 from dpsens.diagnostics import Diagnostic
 
@@ -79,6 +82,34 @@ def checked_syntax(text: str, display: str) -> ast.Module | Diagnostic:
         return Diagnostic(display, getattr(deep, "lineno", 1), 1, "DPS004",
                           f"code nested more than {MAX_DEPTH} levels deep is not analyzed")
     return tree
+
+
+def searchable(text: str) -> bool:
+    """Whether every identifier is written as Python reads it, so that a name can be
+    found in the text as written: Python reads identifiers in NFKC form (``ｘ`` is
+    ``x``), and a text in that form has its identifiers in it too (keywords are never
+    normalized: ``ｇlobal`` is a syntax error)."""
+    return text.isascii() or unicodedata.is_normalized("NFKC", text)
+
+
+def unnormalized_identifier(text: str, display: str) -> Diagnostic | None:
+    """A DPS007 at the first identifier Python reads differently from how it is written
+    (``ｘ = 1`` binds ``x``): dpsens reads names as written, and would take ``ｘ`` and
+    ``x`` for two variables. None for a text that parses and has none."""
+    if searchable(text):
+        return None
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.NAME:
+                read = unicodedata.normalize("NFKC", token.string)
+                if read != token.string:
+                    line, column = token.start
+                    return Diagnostic(display, line, column + 1, "DPS007",
+                                      f"Python reads the name '{token.string}' as '{read}': "
+                                      f"write it as '{read}' (this file is not analyzed)")
+    except (tokenize.TokenError, SyntaxError):
+        pass  # CPython's parser accepted the text; nothing more to learn here
+    return None
 
 
 # Their decorators lie above the line their span starts on: never pruned by width.

@@ -68,9 +68,19 @@ class Program:
         self._annotations: dict[tuple[str, object, str], Annotation] = {}
 
     def _foreign(self, module: ir.Module, dotted: frozenset[str]) -> set[str]:
-        """The analyzed modules' names that ``module`` changes through these dotted names."""
-        return {name for d in dotted
-                if (name := self._owned(d, d in module.foreign_stored)) is not None}
+        """The analyzed modules' names that ``module`` changes through these dotted names;
+        ``cfg.*`` (CPython's scan of a module without IR could not tell which) is all of
+        cfg's names."""
+        found = set()
+        for d in dotted:
+            owner = self.modules.get(d[:-2]) if d.endswith(".*") else None
+            if owner is not None:
+                found |= {f"{owner.name}.{n}" for n in (
+                    *owner.constants, *owner.rebound, *owner.values, *owner.imports,
+                    *(f.name for f in owner.functions))}
+            elif (name := self._owned(d, d in module.foreign_stored)) is not None:
+                found.add(name)
+        return found
 
     def _with_held(self, names: set[str]) -> set[str]:
         """The names, and the globals their values hold: a change through ``m.B`` changes

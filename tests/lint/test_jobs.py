@@ -76,6 +76,13 @@ def test_bundles_follow_a_tree_of_imports_depth_first() -> None:
     assert sum(map(len, parsed)) == 32
 
 
+def test_bundles_order_by_what_the_bundled_units_need() -> None:
+    # A chain m0 <- m1 <- ... <- m7 where only m0, m1, m6 and m7 are analyzed (the others
+    # are cached or not reported): m0 and m1 together, m6 and m7 together, 10 parses.
+    chain = [_unit(f"m{i}", *(f"m{j}" for j in range(i))) for i in (0, 1, 6, 7)]
+    assert sorted(map(sorted, _bundles(chain, 2))) == [[0, 1], [2, 3]]
+
+
 def _where(number: int) -> tuple[int, int]:
     import os
 
