@@ -42,6 +42,8 @@ FILE = Path(__file__).parent / "__pycache__" / (
     f"generated-code.{sys.implementation.cache_tag}"
     f"{f'.opt-{sys.flags.optimize}' if sys.flags.optimize else ''}.bin")
 
+_CHECKSUM_SIZE = 16  # bytes of blake2b after the magic number
+
 _known: dict[tuple[str, str], CodeType] = {}
 _used: set[tuple[str, str]] = set()
 _state = {"new": 0, "owner": 0}
@@ -83,12 +85,13 @@ def prepare() -> None:
     import io
     import tempfile
 
+    install()  # before the imports below, whose classes are to be kept
     from dpsens.cli import main
+    from dpsens.frontend.parse import parse_module
 
-    install()
-    from dpsens.frontend.parse import parse_module  # LibCST: a small run parses in a child
-
-    parse_module("x = 1\n", "prepare.py", "prepare")  # and its faster constructors
+    # LibCST's classes and faster constructors: a run as small as the one below parses in
+    # a child process, whose compilations are not kept.
+    parse_module("x = 1\n", "prepare.py", "prepare")
     with tempfile.TemporaryDirectory() as directory:  # what a run imports and builds
         example = Path(directory) / "example.py"
         example.write_text(
@@ -127,9 +130,6 @@ def _dataclasses_exec(source: Any, globals: Any = None, locals: Any = None, /) -
     if type(source) is str and str(globals.get("__name__", "")).partition(".")[0] in KEPT:
         source = compiled(source, "<string>")
     exec(source, globals, locals)
-
-
-_CHECKSUM_SIZE = 16
 
 
 def _checksum(payload: bytes) -> bytes:

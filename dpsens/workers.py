@@ -293,6 +293,7 @@ class _Worker:
 
 
 def _failed(report: str) -> RuntimeError:
+    """The error of a worker that reported a failure (its traceback)."""
     return RuntimeError(f"a worker process failed:\n{report}")
 
 
