@@ -234,11 +234,11 @@ def _bindings_of(source: Source, cache: Cache | None, limit: int | None) -> Bind
                             tuple(map(str, entry["stars"])), frozenset(map(str, entry["defined"])))
         except (KeyError, TypeError, AttributeError):
             pass  # an entry of the wrong shape is a miss
-    from dpsens.frontend.syntax import top_level_bindings
+    from dpsens.frontend.syntax import relative_origin, top_level_bindings
 
     try:
-        found: Bindings | None = Bindings(*top_level_bindings(ast.parse(source.text or ""),
-                                                              source.name))
+        found: Bindings | None = Bindings(*top_level_bindings(
+            ast.parse(source.text or ""), relative_origin(source.shown, source.name)))
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         found = None
     if cache is not None:

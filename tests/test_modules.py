@@ -300,3 +300,37 @@ def test_a_module_writing_an_imported_global_under_another_spelling(tmp_path: Pa
         assert "write" not in functions  # main.py is not analyzed
         both = {p["name"]: p.get("sensitivity") for p in functions["both"]["params"]}
         assert both["x"] == "inf", both  # write() is unknown code that changes ARB
+
+
+def _write_tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_relative_imports_in_a_package_init_count_from_the_package(tmp_path: Path) -> None:
+    # In pkg/sub/__init__.py, `from .b import inner` is pkg.sub.b, not pkg.b.
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/b.py": "def inner(t):\n    return t\n",
+        "pkg/sub/__init__.py": "from .b import inner\n",
+        "pkg/sub/b.py": "def inner(t):\n    return 100.0 * t\n",
+        "pkg/main.py": "from dpsens import Real\nfrom pkg.sub import inner\n\n\n"
+                       "def f(x: Real) -> Real:\n    return inner(x)\n",
+    })
+    assert reported(tmp_path)["f"] == {"x": "100"}
+
+
+def test_the_vocabulary_reexported_by_a_relative_import_is_found(tmp_path: Path) -> None:
+    # The usual layout: pkg/__init__.py re-exports the vocabulary from .vocab.
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "from .vocab import Data, L_inf, MetricMatrix, Priv, Real, Static\n",
+        "pkg/vocab.py": "from dpsens import Data, L_inf, MetricMatrix, Priv, Real, Static\n",
+        "pkg/leak.py": "import numpy as np\nfrom pkg import Data, L_inf, MetricMatrix, Priv, Real, "
+                       "Static\n\n\ndef leak(data: MetricMatrix[L_inf, Data], eps: Static[float]) "
+                       "-> Priv[Real]:\n    return float(np.sum(data))\n",
+    })
+    result = check_paths([str(tmp_path / "pkg")])
+    codes = {d.code for f in result.files for d in f.diagnostics}
+    assert "DPS403" in codes

@@ -15,7 +15,9 @@ from dpsens import ir
 from dpsens.diagnostics import Diagnostic
 from dpsens.frontend.global_uses import scan as scan_globals
 from dpsens.frontend.globals import GlobalFacts
-from dpsens.frontend.syntax import checked_syntax, imported_modules, unnormalized_identifier
+from dpsens.frontend.syntax import (
+    checked_syntax, imported_modules, relative_origin, unnormalized_identifier,
+)
 from dpsens.frontend.lower_stmt import StmtLowerer
 from dpsens.frontend.positions import ModulePositions, statement_lines
 from dpsens.frontend.trusted_nodes import trusted
@@ -58,7 +60,7 @@ def parse_module(text: str, display: str, name: str) -> tuple[ir.Module | None, 
         lowerer.lines = statement_lines(tree, checked)
         lowerer.syntax = checked
         module = lowerer.module(tree, text)
-        return replace(module, imported=imported_modules(checked, name)), []
+        return replace(module, imported=imported_modules(checked, relative_origin(display, name))), []
     except cst.ParserSyntaxError as error:
         return None, [_syntax_error(text, display, error)]
     except RecursionError:
@@ -206,7 +208,8 @@ class _ModuleLowerer(StmtLowerer):
         """The absolute module name of ``from base import ...`` (relative ones resolved)."""
         base = _dotted(node.module) if node.module is not None else ""
         if node.relative:
-            package = self.name.split(".")[: -len(node.relative)] if self.name else []
+            origin = relative_origin(self.display, self.name)
+            package = origin.split(".")[: -len(node.relative)] if origin else []
             base = ".".join(p for p in (*package, base) if p)
         return base
 

@@ -25,7 +25,9 @@ def scan_imports(text: str, display: str, name: str
     checked = checked_syntax(text, display)
     if isinstance(checked, Diagnostic):
         return None, (), [checked]
-    return imported_modules(checked, name), foreign_writes(text, checked, import_names(checked, name)), []
+    origin = relative_origin(display, name)
+    return imported_modules(checked, origin), \
+        foreign_writes(text, checked, import_names(checked, origin)), []
 
 
 def import_names(tree: ast.Module, module: str) -> dict[str, str]:
@@ -169,8 +171,19 @@ def imported_modules(tree: ast.Module, module: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def relative_origin(display: str, name: str) -> str:
+    """The dotted name relative imports count their dots from: the module's own name,
+    whose last part the first dot drops; in a package's ``__init__``, the first dot is
+    the package itself (``from .b import f`` in pkg/sub/__init__.py is pkg.sub.b)."""
+    return f"{name}.__init__" if display.rpartition("/")[2] in _INIT_FILES else name
+
+
+_INIT_FILES = ("__init__.py", "__init__.pyi")
+
+
 def _absolute(statement: ast.ImportFrom, module: str) -> str:
-    """The absolute module of ``from base import ...`` (relative ones resolved)."""
+    """The absolute module of ``from base import ...`` (relative ones resolved; ``module``
+    as relative_origin gives it)."""
     base = statement.module or ""
     if statement.level:
         package = module.split(".")[: -statement.level] if module else []
@@ -178,5 +191,5 @@ def _absolute(statement: ast.ImportFrom, module: str) -> str:
     return base
 
 
-__all__ = ["MAX_DEPTH", "checked_syntax", "imported_modules", "scan_imports",
+__all__ = ["MAX_DEPTH", "checked_syntax", "imported_modules", "relative_origin", "scan_imports",
            "top_level_bindings"]
