@@ -334,3 +334,67 @@ def test_the_vocabulary_reexported_by_a_relative_import_is_found(tmp_path: Path)
     result = check_paths([str(tmp_path / "pkg")])
     codes = {d.code for f in result.files for d in f.diagnostics}
     assert "DPS403" in codes
+
+
+_STORE = "KEPT = []\n\n\ndef put(v):\n    KEPT.append(v)\n\n\ndef get():\n    return KEPT[-1] if KEPT else 0.0\n\n\ndef ping():\n    KEPT.append(1.0)\n\n\ndef count():\n    return float(len(KEPT))\n"
+_KEEPERS = """import store
+from dpsens import Real
+
+
+def kept(x: Real, y: Real) -> Real:
+    store.put(x)
+    return store.get() + y
+
+
+def read_before(x: Real) -> Real:
+    a = store.get()
+    store.put(x)
+    return a
+
+
+def pinged_under_a_test(x: Real) -> Real:
+    if x > 0.0:
+        store.ping()
+    return store.count()
+
+
+def getter() -> Real:
+    return store.get()
+
+
+def put_then_a_helper_reads(x: Real) -> Real:
+    store.put(x)
+    return getter()
+
+
+def raised_on_data(x: Real) -> Real:
+    if x > 3.0:
+        raise ValueError("large")
+    return 2.0 * x
+"""
+
+
+def test_unknown_code_may_return_what_it_was_given_before(tmp_path: Path) -> None:
+    # R-kept: a module dpsens cannot see (store, outside the checked tree) keeps x and
+    # returns it from a later call with no arguments.
+    _write_tree(tmp_path, {"elsewhere/store.py": _STORE, "pkg/__init__.py": "",
+                           "pkg/keepers.py": _KEEPERS})
+    results = reported(tmp_path)
+    assert results["kept"] == {"x": "inf", "y": "inf"}
+    assert results["put_then_a_helper_reads"] == {"x": "inf"}
+    assert results["pinged_under_a_test"] == {"x": "inf"}  # that it ran shows the test
+    assert results["read_before"] == {"x": "0"}  # read before anything was kept
+    assert results["raised_on_data"] == {"x": "2"}  # builtins keep nothing
+    # The truth, by running it: the result moves with x.
+    import importlib
+    import sys
+
+    paths = [str(tmp_path), str(tmp_path / "elsewhere")]
+    sys.path[:0] = paths
+    try:
+        keepers = importlib.import_module("pkg.keepers")
+        assert keepers.kept(1.0, 0.0) - keepers.kept(2.0, 0.0) == -1.0
+    finally:
+        del sys.path[:2]
+        for name in ("pkg.keepers", "pkg", "store"):
+            sys.modules.pop(name, None)

@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from dpsens.infer.summary import Summary
 
 
+# Functions that keep no state between calls beyond the objects they are given (R-kept):
+# builtins and numpy's, but for numpy.random's generator.
+_STATELESS = ("builtins.", "numpy.", "math.")
+_STATEFUL = ("numpy.random",)
+
+
 class CallRules:
     """Mixin of Analysis: the call rule Σᵢ sᵢ·Γ(argᵢ) and its variants."""
 
@@ -60,7 +66,9 @@ class CallRules:
             self.poisoned = True
             return unknown(C.blow_up(self.tracked()))
         if not self._analyzable(callee) or "out" in keywords:
-            return self._unknown_call(e, callee, args, keywords, label)
+            stateless = (qualified or "").startswith(_STATELESS) \
+                and not (qualified or "").startswith(_STATEFUL)
+            return self._unknown_call(e, callee, args, keywords, label, keeps=not stateless)
         refusals, inlined, before = self.shared.refusals, self.shared.inlined, dict(self.env)
         result = self.call_value(callee, args, keywords, e.span, label)
         inputs = C.total(a.ctx for a in (callee, *args, *keywords.values()))
@@ -109,7 +117,10 @@ class CallRules:
         """A call that does not fit its rule or signature: unknown; ``call`` forgets its arguments."""
         self.report(span, code, message)
         self.shared.refusals += 1
-        result = unknown(C.total(v.ctx for v in inputs))
+        given = C.total(v.ctx for v in inputs)
+        result = unknown(C.add(given, self.kept()) if code == "DPS203" else given)
+        if code == "DPS203" and given:  # code dpsens cannot see: it may keep what it is given
+            self.escape(given)
         # The call still runs: code of its own (DPS203), or a closure it is given, may
         # raise or print, and a refused builtin may raise on what it is given.
         self.observe(C.blow_up(result.ctx))
@@ -156,15 +167,22 @@ class CallRules:
         return ref is not None
 
     def _unknown_call(self: Analysis, e: ir.Call, callee: Value, args: Sequence[Value],
-                      keywords: dict[str, Value], label: str) -> Value:
-        """DPS203: unbounded in every input; arrays passed in may be changed in place."""
+                      keywords: dict[str, Value], label: str, keeps: bool = True) -> Value:
+        """DPS203: unbounded in every input; arrays passed in may be changed in place.
+        ``keeps``: code that may keep state between calls (R-kept; builtins keep none
+        beyond the objects they are given)."""
         inputs = [callee, *args, *keywords.values()]
         captured: C.Context = C.EMPTY
         for value in inputs:
             ref = value.type.ref if isinstance(value.type, T.Callable_) else None
             if hasattr(ref, "node"):  # a closure: the unknown code may call it with anything
                 captured = C.add(captured, self.captured_by(ref.node))
-        result = unknown(C.total([captured, *(v.ctx for v in inputs)]))
+        given = C.total([captured, *(v.ctx for v in inputs)])
+        # It may return what unknown code was given before (R-kept), and keep what it is
+        # given now.
+        result = unknown(C.add(given, self.kept()) if keeps else given)
+        if given and keeps:
+            self.escape(given)
         if not result.ctx:
             # Only public inputs: whatever the function does, the result is public, and so
             # is what it may write into them, but no longer known (random.shuffle(L)).
@@ -238,6 +256,13 @@ class CallRules:
         except BindError as error:
             return self.refuse(span, f"{summary.name}() {error}", (*args, *keywords.values()))
         result = CallSite(self, summary, bound, span).result()
+        if summary.runs_unknown:  # R-kept: it may return what unknown code was given before
+            kept = self.kept()
+            if kept:
+                result = result.with_ctx(C.add(result.ctx, kept))
+        if summary.escaped:  # R-kept: what the callee handed to unknown code
+            self.escape(C.total(bound[name].ctx for name in sorted(summary.escaped)  # type: ignore[union-attr]
+                                if bound.get(name) is not None))
         if summary.observes:  # R-observed: what the callee shows besides its result
             statics = {p.name for p in summary.params if p.static}  # (data given for one: DPS304)
             shown = C.total(bound[name].ctx for name in sorted(summary.observed | statics)  # type: ignore[union-attr]
@@ -406,7 +431,13 @@ class CallRules:
             result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
         else:
             self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
-            result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
+            given = C.total(a.ctx for a in (*args, *keywords.values()))
+            # An object's method may keep state (R-kept, as in _unknown_call); an array's
+            # or a container's keeps none beyond the object itself.
+            keeps = receiver.type == UNKNOWN or isinstance(receiver.type, T.Opaque)
+            result = unknown(C.add(given, self.kept()) if keeps else given)
+            if given and keeps:
+                self.escape(given)
         # The method may mutate its receiver and any array it is given (an out) in place;
         # with only public inputs, what it writes into its arguments is public.
         for expr in (*e.args, *(k.value for k in e.keywords)) if result.ctx else ():

@@ -64,6 +64,12 @@ class _Shared:
     # many such effects were met (stmts.observe).
     observed: C.Context = field(default_factory=dict)
     observations: int = 0
+    # What was given to code dpsens cannot see, which may keep it and return it from a
+    # later call (R-kept), how many runs of and hand-overs to such code were met, and
+    # whether any ran.
+    escaped: C.Context = field(default_factory=dict)
+    escapes: int = 0
+    ran_unknown: bool = False
     # (loop index, array) -> the variable standing for the mask ``array == index`` in the
     # body of ``for index in range(...)``: one cell of a partition (loops.py).
     cell_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)
@@ -319,13 +325,12 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 return self.expr(e.body if taken else e.orelse)
             outer = self.ledger
             arms = []
-            seen = self.shared.observations
+            seen = self.effects()
             for arm in (e.body, e.orelse):
                 self.ledger = Ledger()  # only one arm runs: its costs are a Choice
                 arms.append((self.expr(arm), self.ledger.items))
             self.ledger = outer
-            if self.shared.observations != seen:  # which arm's effect happens (R-observed)
-                self.observe(C.blow_up(test.ctx))
+            self.reveal(test.ctx, seen)  # which arm's effect happens (R-observed)
             if arms[0][1] or arms[1][1]:
                 outer.items.append(Choice((tuple(arms[0][1]), tuple(arms[1][1]))))
             branches = join(arms[0][0], arms[1][0])
@@ -480,10 +485,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         """``a and b``, ``a or b``: each operand runs only as the ones before it decide."""
         values: list[Value] = []
         for operand in e.values:
-            seen = self.shared.observations
+            seen = self.effects()
             values.append(self.expr(operand))
-            if values[:-1] and self.shared.observations != seen:  # R-observed
-                self.observe(C.blow_up(C.total(arith.truth(v) for v in values[:-1])))
+            if values[:-1]:  # R-observed
+                self.reveal(C.total(arith.truth(v) for v in values[:-1]), seen)
         return arith.boolean(e.op, values)
 
     def _own_cell(self, e: ir.Compare, value: Value) -> Value:

@@ -43,12 +43,12 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         return
     iteration = _iteration(a, s)
     if iteration is not None:
-        seen = a.shared.observations
+        seen = a.effects()
         if not _with_symbolic_index(a, s, *iteration):
             _counted_loop(a, s, *iteration)
         count = iteration[0]
-        if a.shared.observations != seen and not count.public:
-            a.observe(C.blow_up(count.ctx))  # how often it raised or printed (R-observed)
+        if not count.public:
+            a.reveal(count.ctx, seen)  # how often it raised or printed (R-observed)
         return
     # An unsupported iterable (DPS201): the body is not analyzed.
     if any(isinstance(n, (ir.Return, ir.Raise, ir.Call)) for n in ir.nodes(s.body)):

@@ -78,7 +78,12 @@ class StatementRules:
     def observed_inputs(self: Analysis) -> C.Context:
         """The parameters what the run shows besides its result depends on, unbounded (a
         loop's or an element's variable in it may stand for any of them)."""
-        seen = C.substitute(self.shared.observed, self.shared.sample_sources)
+        return self.inputs_in(self.shared.observed)
+
+    def inputs_in(self: Analysis, ctx: C.Context) -> C.Context:
+        """The parameters a context of the run's effects depends on, unbounded (a loop's
+        or an element's variable in it may stand for any of them)."""
+        seen = C.substitute(ctx, self.shared.sample_sources)
         if any(v.startswith("@") and not E.is_zero(s) for v, s in seen.items()):
             return C.blow_up(self.tracked())
         return C.blow_up({v: s for v, s in seen.items() if v in self.var_types})
@@ -88,6 +93,33 @@ class StatementRules:
         it reveals ctx and, through the branches around it, their tests."""
         self.shared.observed = C.add(self.shared.observed, ctx)
         self.shared.observations += 1
+
+    def escape(self: Analysis, ctx: C.Context) -> None:
+        """ctx handed to code dpsens cannot see, which may keep it: what unknown code
+        returns from now on may be it (R-kept)."""
+        self.shared.escaped = C.add(self.shared.escaped, C.blow_up(ctx))
+        self.shared.escapes += 1
+
+    def kept(self: Analysis) -> C.Context:
+        """What unknown code run now may return besides its inputs (R-kept). That it runs
+        is handed to it too: under a test, the test (``reveal``)."""
+        self.shared.ran_unknown = True
+        self.shared.escapes += 1
+        return self.shared.escaped
+
+    def effects(self: Analysis) -> tuple[int, int]:
+        """How many effects (observations, runs of and hand-overs to unknown code) were
+        met so far."""
+        return self.shared.observations, self.shared.escapes
+
+    def reveal(self: Analysis, test: C.Context, seen: tuple[int, int]) -> None:
+        """Effects met since ``seen`` happened only as a test went: whoever sees them, or
+        the unknown code they reached, learns the test."""
+        observations, escapes = seen
+        if self.shared.observations != observations:
+            self.observe(C.blow_up(test))
+        if self.shared.escapes != escapes:
+            self.escape(test)
 
     def branch(self: Analysis, statement: ir.If) -> Flow:
         """max(Γ_A, Γ_B) + ∞·Γ_c for everything either branch assigns or returns."""
@@ -103,14 +135,13 @@ class StatementRules:
         taint = C.blow_up(test.ctx)
         flows = []
         spent: list[list[object]] = []
-        seen = self.shared.observations
+        seen = self.effects()
         for body in (statement.body, statement.orelse):
             nested = self.child()
             nested.ledger = Ledger()
             flows.append(nested.block(body))
             spent.append(nested.ledger.items)
-        if self.shared.observations != seen:  # whether it happened depends on the test
-            self.observe(taint)
+        self.reveal(test.ctx, seen)  # whether it happened depends on the test
         if any(spent):
             self.ledger.items.append(Choice((tuple(spent[0]), tuple(spent[1]))))  # type: ignore[arg-type]
         envs = [f.env for f in flows if f.env is not None]

@@ -65,6 +65,10 @@ class Summary:
     # parameters what that shows depends on.
     observes: bool = False
     observed: frozenset[str] = frozenset()
+    # R-kept: whether it runs code dpsens cannot see (which may return what earlier
+    # unknown code was given), and the parameters it hands to such code.
+    runs_unknown: bool = False
+    escaped: frozenset[str] = frozenset()
 
 
 def resolve_params(program: Program, module: ir.Module, function: ir.Function
@@ -171,6 +175,8 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     summary.reads_state = analysis.shared.reads_state
     summary.observes = analysis.shared.observations > 0
     summary.observed = frozenset(analysis.observed_inputs())
+    summary.runs_unknown = analysis.shared.ran_unknown
+    summary.escaped = frozenset(analysis.inputs_in(analysis.shared.escaped))
     if any(param.callable_kind is not None for param in summaries):
         # Only a call site binding a passed function asks (a full walk of every body: 4%).
         summary.read = frozenset(ir.names_read(function.body))
