@@ -431,13 +431,13 @@ class CallRules:
             result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
         else:
             self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
-            given = C.total(a.ctx for a in (*args, *keywords.values()))
+            handed = C.total(a.ctx for a in (*args, *keywords.values()))
             # An object's method may keep state (R-kept, as in _unknown_call); an array's
             # or a container's keeps none beyond the object itself.
             keeps = receiver.type == UNKNOWN or isinstance(receiver.type, T.Opaque)
-            result = unknown(C.add(given, self.kept()) if keeps else given)
-            if given and keeps:
-                self.escape(given)
+            result = unknown(C.add(handed, self.kept()) if keeps else handed)
+            if handed and keeps:
+                self.escape(handed)
         # The method may mutate its receiver and any array it is given (an out) in place;
         # with only public inputs, what it writes into its arguments is public.
         for expr in (*e.args, *(k.value for k in e.keywords)) if result.ctx else ():
