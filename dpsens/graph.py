@@ -243,10 +243,18 @@ class ModuleGraph:
                     written = self._resolve(source, write)
                     if written is not None and written is not source and written.name != write:
                         self.writers.setdefault(written.shown, set()).add(source.shown)
+                    if write.endswith(".*"):  # a package object: its modules are its attributes
+                        for module in self._submodules(write[:-2]):
+                            if module is not source:
+                                self.writers.setdefault(module.shown, set()).add(source.shown)
                 for dep in deps:
                     if dep not in self.edges:
                         following[dep] = self.sources[dep]
             frontier = list(following.values())
+
+    def _submodules(self, package: str) -> list[Source]:
+        """The known modules inside a package (``pkg.cfg`` for ``pkg``)."""
+        return [source for name, source in self.by_name.items() if name.startswith(package + ".")]
 
     def _resolve(self, importer: Source, qualified: str) -> Source | None:
         """The module an import names: ``pkg.mod.func`` may name pkg.mod.func or pkg.mod."""

@@ -398,3 +398,34 @@ def test_unknown_code_may_return_what_it_was_given_before(tmp_path: Path) -> Non
         del sys.path[:2]
         for name in ("pkg.keepers", "pkg", "store"):
             sys.modules.pop(name, None)
+
+
+@pytest.mark.parametrize("writer", [
+    "from pkg import cfg\nsetattr(cfg, 'SCALE', 100.0)\n",
+    "from pkg import cfg\nm = cfg\nm.SCALE = 100.0\n",
+    "from pkg import cfg\nvars(cfg)['SCALE'] = 100.0\n",
+    "from pkg import cfg\nfor m in [cfg]:\n    m.SCALE = 100.0\n",
+    "import pkg.cfg\ntype(pkg.cfg).__setattr__(pkg.cfg, 'SCALE', 100.0)\n",
+    "import pkg\nsetattr(pkg.cfg, 'SCALE', 100.0)\n",
+], ids=["setattr", "alias", "vars", "container", "dotted", "package"])
+def test_a_module_object_handed_around_may_change_all_its_names(tmp_path: Path,
+                                                                writer: str) -> None:
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/cfg.py": "from dpsens import Real\n\nSCALE = 1.0\n\n\n"
+                      "def scaled(x: Real) -> Real:\n    return SCALE * x\n",
+        "pkg/w.py": "from dpsens import Real\n" + writer,
+    })
+    assert reported(tmp_path)["scaled"] == {"x": "inf"}
+
+
+def test_calling_a_modules_functions_changes_none_of_its_names(tmp_path: Path) -> None:
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/cfg.py": "from dpsens import Real\n\nSCALE = 2.0\n\n\n"
+                      "def scaled(x: Real) -> Real:\n    return SCALE * x\n",
+        "pkg/w.py": "from dpsens import Real\nfrom pkg import cfg\nimport pkg.cfg\n\n\n"
+                    "def g(x: Real) -> Real:\n    return cfg.scaled(x) + pkg.cfg.scaled(x) + cfg.SCALE\n",
+    })
+    results = reported(tmp_path)
+    assert results["scaled"] == {"x": "2"} and results["g"] == {"x": "4"}

@@ -219,6 +219,10 @@ class _Uses(cst.CSTVisitor):
         if not objects and node.value in self.foreign and self._is_load(node) \
                 and not any(node.value in local for _, local in self.scopes):
             index, name = self._foreign_object(index)
+            if self._used_whole(index):
+                # The object is passed, aliased or held (poke(cfg), setattr(cfg, ...),
+                # m = pkg.cfg): anything reachable from it may change.
+                name += ".*"
             objects = {name}
         if objects and self._may_change(index, objects):
             self.changed |= objects
@@ -236,6 +240,17 @@ class _Uses(cst.CSTVisitor):
                 break
             name, index = f"{name}.{parent.attr.value}", index - 1
         return index, name
+
+    def _used_whole(self, index: int) -> bool:
+        """Whether the value at stack[index] is used as a value: not read from (``.attr``,
+        a method call, ``[i]``) and not stored into."""
+        if index == 0:
+            return False
+        node, parent = self.stack[index], self.stack[index - 1]
+        if isinstance(parent, (cst.Attribute, cst.Subscript)) and parent.value is node:
+            return False
+        return not (isinstance(parent, (cst.AssignTarget, cst.Del))
+                    or isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value in _DYNAMIC_ATTRIBUTES:

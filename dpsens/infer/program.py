@@ -69,16 +69,17 @@ class Program:
 
     def _foreign(self, module: ir.Module, dotted: frozenset[str]) -> set[str]:
         """The analyzed modules' names that ``module`` changes through these dotted names;
-        ``cfg.*`` (CPython's scan of a module without IR could not tell which) is all of
-        cfg's names."""
+        ``cfg.*`` (the module object itself passed or held, or CPython's scan of a module
+        without IR that could not tell which) is all of cfg's names."""
         found = set()
         for d in dotted:
-            owner = self.modules.get(d[:-2]) if d.endswith(".*") else None
-            if owner is not None:
+            owners = [m for name, m in self.modules.items()
+                      if name == d[:-2] or name.startswith(d[:-1])] if d.endswith(".*") else []
+            for owner in owners:  # a package's modules are its attributes
                 found |= {f"{owner.name}.{n}" for n in (
                     *owner.constants, *owner.rebound, *owner.values, *owner.imports,
                     *(f.name for f in owner.functions))}
-            elif (name := self._owned(d, d in module.foreign_stored)) is not None:
+            if not owners and (name := self._owned(d, d in module.foreign_stored)) is not None:
                 found.add(name)
         return found
 
