@@ -236,21 +236,37 @@ class ModuleGraph:
             following: dict[str, Source] = {}
             for source in frontier:
                 facts = self.facts.get(source.shown, Facts((), False))
-                targets = (self._resolve(source, t) for t in facts.imports)
+                targets = [self._resolve(source, t) for t in facts.imports]
+                # Importing pkg.cfg runs pkg/__init__.py first: what it imports and changes
+                # happens too, whoever imports pkg.cfg (this module is imported so too).
+                targets += [self._resolve(source, package) for d in [source, *targets]
+                            if d is not None for package in _packages(d.name)]
                 deps = sorted({d.shown for d in targets if d is not None and d is not source})
                 self.edges[source.shown] = tuple(deps)
                 for write in facts.writes:  # `cfg.ARR`, not `cfg` (a call `cfg.f()`)
                     written = self._resolve(source, write)
                     if written is not None and written is not source and written.name != write:
                         self.writers.setdefault(written.shown, set()).add(source.shown)
-                    if write.endswith(".*"):  # a package object: its modules are its attributes
-                        for module in self._submodules(write[:-2]):
+                    if write.endswith("*"):  # a package object: its modules are attributes
+                        for module in self._submodules(write[:-2]) if write != "*" \
+                                else self._named_in(source):
                             if module is not source:
                                 self.writers.setdefault(module.shown, set()).add(source.shown)
                 for dep in deps:
                     if dep not in self.edges:
                         following[dep] = self.sources[dep]
             frontier = list(following.values())
+
+    def _named_in(self, source: Source) -> list[Source]:
+        """The modules code reaching modules by name (exec, sys.modules, importlib: a
+        write into "*") may change: those whose name's last part its text holds as a word
+        (``exec("from pkg import cfg; ...")``, ``sys.modules["pkg.cfg"]``, its imports).
+        dpsens's own package loads its vocabulary so and changes nothing of yours."""
+        if source.name == "dpsens" or source.name.startswith("dpsens."):
+            return []
+        named = frozenset(_IDENTIFIER.findall(source.text or ""))  # as globals.words
+        return [module for module in self.sources.values()
+                if module.name.rpartition(".")[2] in named]
 
     def _submodules(self, package: str) -> list[Source]:
         """The known modules inside a package (``pkg.cfg`` for ``pkg``)."""
@@ -316,7 +332,9 @@ class ModuleGraph:
             members = tuple(self.sources[s] for s in sorted(component) if self.sources[s].reported)
             if not members:
                 continue
-            reached = self._closure(component) - set(component)
+            # The component's unreported modules (a package's __init__ in a cycle with it)
+            # are needed as the rest of the closure is.
+            reached = self._closure(component) - {s.shown for s in members}
             units.append(Unit(members, tuple(self.sources[s] for s in sorted(reached))))
         return sorted(units, key=lambda u: u.members[0].shown)
 
@@ -345,6 +363,12 @@ class ModuleGraph:
 
 _RELATIVE = re.compile(r"\bfrom\s*\.")
 _IDENTIFIER = re.compile(r"\w+")
+
+
+def _packages(name: str) -> list[str]:
+    """The packages Python imports before a module: ``a`` and ``a.b`` for ``a.b.c``."""
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def _may_import(source: Source, names: set[str], relative: bool,

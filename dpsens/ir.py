@@ -346,6 +346,9 @@ class Module:
     foreign_changed: frozenset[str] = frozenset()
     foreign_stored: frozenset[str] = frozenset()
     foreign_in_functions: frozenset[str] = frozenset()
+    # For a module reaching modules by name (exec, sys.modules, importlib: a write into
+    # "*"), the words of its text: the modules it may name.
+    named: frozenset[str] = frozenset()
     # Names bound once to an immutable value (a literal, a tuple of them, a type alias):
     # other modules' uses of them cannot change them (only ``m.X = v`` rebinds one).
     values: frozenset[str] = frozenset()

@@ -117,9 +117,12 @@ def _writer_without_ir(row: Row) -> ir.Module | None:
     imports, writes, _ = scan_imports(text, shown, name)
     if imports is None or not writes:
         return None
+    from dpsens.frontend.globals import ANY_MODULE, words
+
     changed = frozenset(writes)
     return ir.Module(shown, name, foreign_changed=changed, foreign_stored=changed,
-                     foreign_in_functions=changed)
+                     foreign_in_functions=changed,
+                     named=words(text) if ANY_MODULE in changed else frozenset())
 
 
 @lru_cache(maxsize=4)

@@ -429,3 +429,30 @@ def test_calling_a_modules_functions_changes_none_of_its_names(tmp_path: Path) -
     })
     results = reported(tmp_path)
     assert results["scaled"] == {"x": "2"} and results["g"] == {"x": "4"}
+
+
+_CFG = "from dpsens import Real\n\nSCALE = 1.0\n\n\ndef scaled(x: Real) -> Real:\n    return SCALE * x\n"
+
+
+def test_a_package_init_runs_before_its_modules(tmp_path: Path) -> None:
+    # Importing pkg.cfg runs pkg/__init__.py, which imports w, which changes cfg.SCALE:
+    # no analyzed module imports w, and w and __init__ never name dpsens.
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "from pkg import w\n",
+        "pkg/w.py": "import pkg.cfg as c\nc.SCALE = 100.0\n",
+        "pkg/cfg.py": _CFG,
+    })
+    assert reported(tmp_path)["scaled"] == {"x": "inf"}
+
+
+@pytest.mark.parametrize("writer", [
+    "exec('from pkg import cfg; cfg.SCALE = 100.0')\n",
+    "import sys\nimport pkg.cfg\nsys.modules['pkg.cfg'].SCALE = 100.0\n",
+    "import importlib\nimportlib.import_module('pkg.cfg').SCALE = 100.0\n",
+    "__import__('pkg.cfg').cfg.SCALE = 100.0\n",
+    "from pkg import cfg\ncfg.__dict__['SCALE'] = 100.0\n",
+], ids=["exec", "sys.modules", "importlib", "__import__", "__dict__"])
+def test_modules_reached_by_name_may_change(tmp_path: Path, writer: str) -> None:
+    _write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/cfg.py": _CFG,
+                           "pkg/w.py": "from dpsens import Real\n" + writer})
+    assert reported(tmp_path)["scaled"] == {"x": "inf"}

@@ -15,9 +15,9 @@ import libcst as cst
 
 from dpsens.aliasing import VIEW_RESULTS
 from dpsens.frontend.globals import (
-    DYNAMIC_NAMES, LIBRARIES, PURE_METHODS, SELF_METHODS, TYPE_MODULES, GlobalFacts,
+    ANY_MODULE, DYNAMIC_ATTRIBUTES, DYNAMIC_NAMES, LIBRARIES, MODULE_REACHING_NAMES, PURE_METHODS, SELF_METHODS, TYPE_MODULES, GlobalFacts,
     patched_library_names,
-    foreign_facts, module_bindings,
+    foreign_facts, module_bindings, words,
 )
 from dpsens.frontend.syntax import searchable
 
@@ -37,7 +37,6 @@ _NUMPY_FRESH = {"sum": 2, "mean": 2, "clip": 3, "abs": 1, "absolute": 1, "max": 
 # Keywords with which numpy may write or return an argument itself.
 _IN_PLACE_KEYWORDS = frozenset({"copy", "overwrite_input", "overwrite_a", "overwrite_b"})
 # Attributes through which code may write any module global by name.
-_DYNAMIC_ATTRIBUTES = frozenset({"modules", "__dict__", "f_globals"})
 
 
 class _Binder(cst.CSTVisitor):
@@ -195,6 +194,7 @@ class _Uses(cst.CSTVisitor):
         self.changed: set[str] = set()
         self.changed_in_functions: set[str] = set()
         self.dynamic = False
+        self.reaches_modules = False  # exec or eval: other modules may be reached by name
         self.named_dynamic: dict[str, bool] = {}  # globals()["X"]: X -> inside a function
         self.grew = True
 
@@ -215,6 +215,8 @@ class _Uses(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in DYNAMIC_NAMES and self._is_load(node):
             self._dynamic_use()
+        elif node.value in MODULE_REACHING_NAMES and self._is_load(node):
+            self.reaches_modules = True  # exec, eval: other modules by name
         index, objects = len(self.stack) - 1, self._objects(node)
         if not objects and node.value in self.foreign and self._is_load(node) \
                 and not any(node.value in local for _, local in self.scopes):
@@ -253,7 +255,7 @@ class _Uses(cst.CSTVisitor):
                     or isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value in _DYNAMIC_ATTRIBUTES:
+        if node.attr.value in DYNAMIC_ATTRIBUTES:
             self._dynamic_use()
 
     def _dynamic_use(self) -> None:
@@ -443,7 +445,7 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     needs_uses = foreign_facts(text, syntax, imports, foreign, facts)
     if not mutable and not needs_uses \
             and searchable(text) \
-            and not any(name in text for name in (*DYNAMIC_NAMES, *_DYNAMIC_ATTRIBUTES)):
+            and not any(name in text for name in (*MODULE_REACHING_NAMES, *DYNAMIC_ATTRIBUTES)):
         return facts  # nothing the use scan below could find
     uses = _Uses(mutable, imports, foreign)
     while uses.grew:  # aliases and returned values found on one pass are followed on the next
@@ -458,5 +460,9 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     if uses.dynamic:
         facts.rebound |= set(bound)
         facts.in_functions |= set(bound)
+    if uses.dynamic or uses.reaches_modules:  # any module it names may change
+        facts.foreign.add(ANY_MODULE)
+        facts.foreign_in_functions.add(ANY_MODULE)
+        facts.named = words(text)
     facts.values -= facts.rebound
     return facts

@@ -40,6 +40,18 @@ LIBRARIES = TYPE_MODULES | {"numpy", "__future__"}
 _PATCHABLE = LIBRARIES | {"builtins", "math"}  # modules whose functions have stubs or rules
 # Names through which code may write any module global by name.
 DYNAMIC_NAMES = frozenset({"globals", "vars", "__import__", "importlib"})
+# Names of code that may reach other modules by name (exec("from pkg import cfg; ...")).
+MODULE_REACHING_NAMES = DYNAMIC_NAMES | {"exec", "eval"}
+# Attributes that reach modules by name (sys.modules, m.__dict__, a frame's globals).
+DYNAMIC_ATTRIBUTES = frozenset({"modules", "__dict__", "f_globals"})
+# A write into anything of any module it names: what code reaching modules by name (exec,
+# sys.modules, importlib) may change.
+ANY_MODULE = "*"
+
+
+def words(text: str) -> frozenset[str]:
+    """The identifiers of a text, strings and comments included (module names it holds)."""
+    return frozenset(re.findall(r"\w+", text))
 
 
 @dataclass
@@ -53,6 +65,7 @@ class GlobalFacts:
     foreign: set[str] = field(default_factory=set)
     foreign_stored: set[str] = field(default_factory=set)
     foreign_in_functions: set[str] = field(default_factory=set)
+    named: frozenset[str] = frozenset()  # with a write into ANY_MODULE: the text's words
     # Names bound once, to an immutable value (a literal, a tuple of them, a type alias):
     # another module's use of them cannot change them, only ``m.X = v`` rebinds them.
     values: set[str] = field(default_factory=set)
@@ -281,9 +294,23 @@ def foreign_facts(text: str, syntax: ast.Module, imports: dict[str, str], foreig
     return _foreign_writes(syntax, imports, foreign, facts)
 
 
+def _reaches_modules_by_name(text: str, syntax: ast.Module) -> bool:
+    """Whether the module uses exec, eval, importlib, sys.modules, a __dict__, ...
+    (the text first: the walk costs ~2 ms a module)."""
+    if searchable(text) and not any(name in text for name in (*MODULE_REACHING_NAMES,
+                                                              *DYNAMIC_ATTRIBUTES)):
+        return False
+    return any(isinstance(node, ast.Name) and node.id in MODULE_REACHING_NAMES
+               or isinstance(node, ast.Attribute) and node.attr in DYNAMIC_ATTRIBUTES
+               for node in ast.walk(syntax))
+
+
 def foreign_writes(text: str, syntax: ast.Module, imports: dict[str, str]) -> tuple[str, ...]:
     """The other modules' objects a module may change, from CPython's tree alone: with a
-    use only ``_Uses`` could classify, anything in every module it imports from."""
+    use only ``_Uses`` could classify, anything in every module it imports from; with
+    modules reached by name (exec, sys.modules, importlib), anything of any module."""
+    if _reaches_modules_by_name(text, syntax):
+        return (ANY_MODULE,)
     foreign = {name for name, qualified in imports.items()
                if qualified.split(".")[0] not in LIBRARIES}
     facts = GlobalFacts()

@@ -122,7 +122,7 @@ class _ModuleLowerer(StmtLowerer):
             star_imports=tuple(stars), rebound=frozenset(facts.rebound),
             changed_in_functions=frozenset(facts.in_functions),
             foreign_changed=frozenset(facts.foreign), foreign_stored=frozenset(facts.foreign_stored),
-            foreign_in_functions=frozenset(facts.foreign_in_functions),
+            foreign_in_functions=frozenset(facts.foreign_in_functions), named=facts.named,
             values=frozenset(facts.values), patched=frozenset(facts.patched),
             held={name: frozenset(objects) for name, objects in facts.held.items()},
             unanalyzed=self._unanalyzed(tree, text),

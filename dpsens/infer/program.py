@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Callable
 from dpsens import ir
 from dpsens import types as T
 from dpsens.diagnostics import Diagnostic, Span
+from dpsens.frontend.globals import ANY_MODULE
 from dpsens.infer.annotations import Annotation, AnnotationResolver, written_key
 from dpsens.infer.summary import ParamSummary, Summary, summarize
 from dpsens.infer.values import Value
@@ -73,8 +74,9 @@ class Program:
         without IR that could not tell which) is all of cfg's names."""
         found = set()
         for d in dotted:
-            owners = [m for name, m in self.modules.items()
-                      if name == d[:-2] or name.startswith(d[:-1])] if d.endswith(".*") else []
+            owners = self._named_by(module) if d == ANY_MODULE else [
+                m for name, m in self.modules.items()
+                if name == d[:-2] or name.startswith(d[:-1])] if d.endswith(".*") else []
             for owner in owners:  # a package's modules are its attributes
                 found |= {f"{owner.name}.{n}" for n in (
                     *owner.constants, *owner.rebound, *owner.values, *owner.imports,
@@ -82,6 +84,16 @@ class Program:
             if not owners and (name := self._owned(d, d in module.foreign_stored)) is not None:
                 found.add(name)
         return found
+
+    def _named_by(self, module: ir.Module) -> list[ir.Module]:
+        """The other modules a module reaching modules by name may change: those whose
+        name's last part its text holds (graph.ModuleGraph._named_in, which links them;
+        dpsens's own package loads its vocabulary so, changing nothing). Its own names:
+        R-global's dynamic access (globals, vars), or eval/exec's frame rule."""
+        if module.name == "dpsens" or module.name.startswith("dpsens."):
+            return []
+        return [m for m in self.modules.values()
+                if m is not module and m.name.rpartition(".")[2] in module.named]
 
     def _with_held(self, names: set[str]) -> set[str]:
         """The names, and the globals their values hold: a change through ``m.B`` changes
