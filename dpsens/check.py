@@ -311,9 +311,10 @@ def _parse(source: Source) -> Facts:
     if module is None:
         from dpsens.frontend.syntax import scan_imports
 
-        imports, writes, _ = scan_imports(source.text or "", source.shown, source.name)
-        return Facts(imports or (), False, tuple(problems), writes)
-    return Facts(module.imported, True, tuple(problems), tuple(sorted(module.foreign_changed)))
+        imports, writes, _, patches = scan_imports(source.text or "", source.shown, source.name)
+        return Facts(imports or (), False, tuple(problems), writes, patches)
+    return Facts(module.imported, True, tuple(problems), tuple(sorted(module.foreign_changed)),
+                 tuple(sorted(module.patched)))
 
 
 def _scan_all(texts: list[tuple[str, str, str]]) -> list[Facts]:
@@ -322,8 +323,8 @@ def _scan_all(texts: list[tuple[str, str, str]]) -> list[Facts]:
 
     found = []
     for text, shown, name in texts:
-        imports, writes, problems = scan_imports(text, shown, name)
-        found.append(Facts(imports or (), imports is not None, tuple(problems), writes))
+        imports, writes, problems, patches = scan_imports(text, shown, name)
+        found.append(Facts(imports or (), imports is not None, tuple(problems), writes, patches))
     return found
 
 
@@ -331,6 +332,7 @@ def _facts_entry(facts: Facts) -> dict[str, Any]:
     from dpsens.cache import encode_diagnostics
 
     return {"imports": list(facts.imports), "parsed": facts.parsed, "writes": list(facts.writes),
+            "patches": list(facts.patches),
             "problems": encode_diagnostics(list(facts.problems))}
 
 
@@ -404,7 +406,7 @@ def _facts_from(shown: str, entry: dict[str, Any]) -> Facts | None:
     try:
         return Facts(tuple(map(str, entry["imports"])), bool(entry["parsed"]),
                      tuple(decode_diagnostics(shown, entry["problems"])),
-                     tuple(map(str, entry["writes"])))
+                     tuple(map(str, entry["writes"])), tuple(map(str, entry["patches"])))
     except (KeyError, TypeError, ValueError):
         return None
 

@@ -37,6 +37,7 @@ class Facts:
     parsed: bool
     problems: tuple[Diagnostic, ...] = ()
     writes: tuple[str, ...] = ()  # other modules' objects it may change (R-global)
+    patches: tuple[str, ...] = ()  # library functions it replaces (``numpy.sum``: R-patched)
 
 
 @dataclass(frozen=True)
@@ -326,6 +327,7 @@ class ModuleGraph:
     def units(self) -> list[Unit]:
         """The units to analyze, in a deterministic order."""
         parsed = {s for s in self.facts if self.parsed(s)}
+        self._add_patchers()
         self._add_writers()
         units = []
         for component in _strongly_connected(sorted(parsed), self.edges):
@@ -337,6 +339,19 @@ class ModuleGraph:
             reached = self._closure(component) - {s.shown for s in members}
             units.append(Unit(members, tuple(self.sources[s] for s in sorted(reached))))
         return sorted(units, key=lambda u: u.members[0].shown)
+
+    def _add_patchers(self) -> None:
+        """A module replacing a library's function (``np.sum = f``, R-patched) changes what
+        every module using that library calls: it is analyzed with them, as a writer
+        (builtins: every module)."""
+        for patcher, facts in self.facts.items():
+            roots = {patch.split(".")[0] for patch in facts.patches}
+            if not roots:
+                continue
+            for shown, used in self.facts.items():
+                if shown != patcher and ("builtins" in roots or any(
+                        imported.split(".")[0] in roots for imported in used.imports)):
+                    self.writers.setdefault(shown, set()).add(patcher)
 
     def _add_writers(self) -> None:
         """A module that may change another's objects is analyzed with it (R-global): an

@@ -108,20 +108,21 @@ def analyze_task(members: list[Row], closure: list[Row], stub_dirs: tuple[Path, 
 
 def _writer_without_ir(row: Row) -> ir.Module | None:
     """A stand-in without functions for a module that runs but has no IR (DPS007, or
-    refused by LibCST): the other modules' objects it may change, from CPython's parser,
-    count as changed (R-global). None when it changes none, or does not run."""
+    refused by LibCST): the other modules' objects it may change and the library
+    functions it replaces, from CPython's parser, count (R-global, R-patched). None when
+    it changes none, or does not run."""
     from dpsens import ir
     from dpsens.frontend.syntax import scan_imports
 
     shown, name, _, text = row
-    imports, writes, _ = scan_imports(text, shown, name)
-    if imports is None or not writes:
+    imports, writes, _, patches = scan_imports(text, shown, name)
+    if imports is None or not (writes or patches):
         return None
     from dpsens.frontend.globals import ANY_MODULE, words
 
     changed = frozenset(writes)
     return ir.Module(shown, name, foreign_changed=changed, foreign_stored=changed,
-                     foreign_in_functions=changed,
+                     foreign_in_functions=changed, patched=frozenset(patches),
                      named=words(text) if ANY_MODULE in changed else frozenset())
 
 

@@ -54,3 +54,26 @@ def test_an_unpatched_function_keeps_its_rule(tmp_path: Path) -> None:
                     "    return np.sum(v)\n")
     [report] = check_paths([str(path)]).files
     assert report.functions[0]["params"][0]["sensitivity"] == "1"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_patch_in_another_module_reaches_every_user_of_the_library(tmp_path: Path,
+                                                                     jobs: int) -> None:
+    # w.py replaces np.sum; cfg.py neither imports w nor is imported by it. A program
+    # importing both calls the replacement.
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "w.py").write_text("import numpy as np\nfrom dpsens import Real\n"
+                                  "np.sum = lambda v: 100.0 * v[0]\n")
+    (package / "cfg.py").write_text(
+        "import numpy as np\nfrom dpsens import L1, MetricVector, Real\n\n\n"
+        "def total(v: MetricVector[L1, Real]) -> Real:\n    return float(np.sum(v))\n\n\n"
+        "def norm(v: MetricVector[L1, Real]) -> Real:\n    return float(np.linalg.norm(v))\n")
+    from dpsens.check import Settings
+
+    result = check_paths([str(package)], settings=Settings(jobs=jobs))
+    params = {f["qualname"]: {p["name"]: p.get("sensitivity") for p in f["params"]}
+              for file in result.files for f in file.functions}
+    assert params["total"] == {"v": "inf"}
+    assert params["norm"] == {"v": "1"}  # what is not replaced keeps its rule

@@ -16,18 +16,20 @@ from dpsens.diagnostics import Diagnostic
 MAX_DEPTH = 200  # deeper syntax trees crash LibCST's native parser or overflow recursion
 
 
-def scan_imports(text: str, display: str, name: str
-                 ) -> tuple[tuple[str, ...] | None, tuple[str, ...], list[Diagnostic]]:
-    """The modules a file imports and the other modules' objects it may change (R-global,
-    over-approximated), or None and the DPS004 when it does not parse."""
-    from dpsens.frontend.globals import foreign_writes
+def scan_imports(text: str, display: str, name: str) -> tuple[
+        tuple[str, ...] | None, tuple[str, ...], list[Diagnostic], tuple[str, ...]]:
+    """The modules a file imports, the other modules' objects it may change (R-global,
+    over-approximated), its problems (None and the DPS004 when it does not parse), and
+    the library functions it replaces (R-patched)."""
+    from dpsens.frontend.globals import foreign_writes, patched_library_names
 
     checked = checked_syntax(text, display)
     if isinstance(checked, Diagnostic):
-        return None, (), [checked]
+        return None, (), [checked], ()
     origin = relative_origin(display, name)
-    return imported_modules(checked, origin), \
-        foreign_writes(text, checked, import_names(checked, origin)), []
+    imports = import_names(checked, origin)
+    return imported_modules(checked, origin), foreign_writes(text, checked, imports), [], \
+        tuple(sorted(patched_library_names(checked, text, imports)))
 
 
 def import_names(tree: ast.Module, module: str) -> dict[str, str]:
