@@ -456,3 +456,23 @@ def test_modules_reached_by_name_may_change(tmp_path: Path, writer: str) -> None
     _write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/cfg.py": _CFG,
                            "pkg/w.py": "from dpsens import Real\n" + writer})
     assert reported(tmp_path)["scaled"] == {"x": "inf"}
+
+
+@pytest.mark.parametrize("writer", [
+    "from pkg import cfg\ncfg.abs = lambda t: 100.0 * t\n",
+    "from pkg import cfg\nsetattr(cfg, 'abs', lambda t: 100.0 * t)\n",
+    "from pkg import cfg\n\n\nclass Fake:\n    @staticmethod\n    def abs(t):\n"
+    "        return 100.0 * t\n\n\ncfg.np = Fake()\n",
+], ids=["builtin", "setattr", "import"])
+def test_names_of_a_module_rebound_from_elsewhere_shadow_builtins_and_imports(
+        tmp_path: Path, writer: str) -> None:
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/cfg.py": "import numpy as np\nfrom dpsens import Real\n\n\n"
+                      "def f_abs(x: Real) -> Real:\n    return abs(x)\n\n\n"
+                      "def f_np(x: Real) -> Real:\n    return float(np.abs(x))\n",
+        "pkg/w.py": "from dpsens import Real\n" + writer,
+    })
+    results = reported(tmp_path)
+    replaced = "f_np" if "np =" in writer else "f_abs"
+    assert results[replaced] == {"x": "inf"}

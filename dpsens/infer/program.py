@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING, Callable
 
 from dpsens import ir
@@ -30,6 +31,9 @@ def canonical(name: str) -> str:
     if name.startswith("numpy.core."):
         return "numpy." + name.split(".")[-1]
     return name
+
+
+_BUILTIN_NAMES = frozenset(vars(builtins))
 
 
 class Program:
@@ -77,10 +81,10 @@ class Program:
             owners = self._named_by(module) if d == ANY_MODULE else [
                 m for name, m in self.modules.items()
                 if name == d[:-2] or name.startswith(d[:-1])] if d.endswith(".*") else []
-            for owner in owners:  # a package's modules are its attributes
-                found |= {f"{owner.name}.{n}" for n in (
+            for owner in owners:  # a package's modules are its attributes; a builtin may be
+                found |= {f"{owner.name}.{n}" for n in (  # shadowed (setattr(cfg, "abs", f))
                     *owner.constants, *owner.rebound, *owner.values, *owner.imports,
-                    *(f.name for f in owner.functions))}
+                    *(f.name for f in owner.functions), *_BUILTIN_NAMES)}
             if not owners and (name := self._owned(d, d in module.foreign_stored)) is not None:
                 found.add(name)
         return found
@@ -119,10 +123,11 @@ class Program:
             if owner is None:
                 continue
             head = parts[i]
-            if head in owner.imports and depth < 10:  # a re-exported object: its owner's name
+            rebinds = stored and i == len(parts) - 1  # `cfg.X = v`, `del cfg.X`
+            if head in owner.imports and depth < 10 and not rebinds:
+                # a re-exported object: its owner's name (`cfg.np = v` rebinds cfg's own)
                 return self._owned(".".join((owner.imports[head], *parts[i + 1:])), stored, depth + 1)
             name = f"{owner.name}.{head}"
-            rebinds = stored and i == len(parts) - 1  # `cfg.X = v`, `del cfg.X`
             if (name in self.functions or head in owner.values) and not rebinds:
                 return None
             return name
@@ -195,7 +200,10 @@ class Program:
 
     def _qualify(self, module: ir.Module, dotted: str, depth: int = 0) -> str:
         head, _, rest = dotted.partition(".")
-        if head in module.imports:
+        own = f"{module.name}.{head}"
+        if own in self.rebound:  # bound again, here or from elsewhere (cfg.np = v, cfg.abs = g)
+            base = own
+        elif head in module.imports:
             base = module.imports[head]
         elif (any(f.name == head for f in module.functions) or head in module.constants
               or head in module.rebound):
@@ -215,7 +223,7 @@ class Program:
                 continue
             head, rest = parts[i], ".".join(parts[i + 1:])
             if depth >= 10 or head in owner.rebound or any(f.name == head for f in owner.functions) \
-                    or head in owner.constants:
+                    or head in owner.constants or f"{owner.name}.{head}" in self.rebound:
                 return qualified
             base = owner.imports[head] if head in owner.imports else \
                 self._from_star(owner, head, depth + 1)
