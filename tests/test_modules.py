@@ -476,3 +476,18 @@ def test_names_of_a_module_rebound_from_elsewhere_shadow_builtins_and_imports(
     results = reported(tmp_path)
     replaced = "f_np" if "np =" in writer else "f_abs"
     assert results[replaced] == {"x": "inf"}
+
+
+@pytest.mark.parametrize("imports", [
+    "try:\n    from pkg import cfg\nexcept ImportError:\n    cfg = None\n",
+    "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import cfg\n"
+    "else:\n    from pkg import cfg\n",
+    "import sys\nif sys.version_info >= (3, 8):\n    from pkg import cfg\n",
+], ids=["try", "type-checking", "if"])
+def test_imports_inside_top_level_blocks_are_imports(tmp_path: Path, imports: str) -> None:
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "", "pkg/cfg.py": _CFG,
+        "pkg/w.py": "from dpsens import Real\n" + imports
+                    + "\n\ndef write(x: Real) -> Real:\n    cfg.SCALE = 100.0\n    return 0.0\n",
+    })
+    assert reported(tmp_path)["scaled"] == {"x": "inf"}

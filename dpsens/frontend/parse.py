@@ -16,7 +16,7 @@ from dpsens.diagnostics import Diagnostic
 from dpsens.frontend.global_uses import scan as scan_globals
 from dpsens.frontend.globals import GlobalFacts
 from dpsens.frontend.syntax import (
-    checked_syntax, imported_modules, relative_origin, unnormalized_identifier,
+    checked_syntax, import_names, imported_modules, relative_origin, unnormalized_identifier,
 )
 from dpsens.frontend.lower_stmt import StmtLowerer
 from dpsens.frontend.positions import ModulePositions, statement_lines
@@ -97,6 +97,8 @@ class _ModuleLowerer(StmtLowerer):
         stars: list[str] = []
         constants: dict[str, ir.Expr] = {}
         functions: list[ir.Function] = []
+        # Imports inside top-level blocks (`try: from pkg import cfg`) bind names too.
+        imports.update(import_names(self.syntax, relative_origin(self.display, self.name)))
         for statement in tree.body:
             if isinstance(statement, cst.FunctionDef):
                 line = self.current_line = self.lines.get(statement, 0)

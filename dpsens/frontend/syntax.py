@@ -32,10 +32,29 @@ def scan_imports(text: str, display: str, name: str) -> tuple[
         tuple(sorted(patched_library_names(checked, text, imports)))
 
 
+def module_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """The imports that run with the module: at its top level, or inside its top-level
+    if/try/with/for/while blocks (``try: from pkg import cfg``), in order."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    pending: list[ast.stmt] = list(reversed(tree.body))
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            found.append(statement)
+        elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = [s for field in ("body", "orelse", "finalbody", "handlers")
+                     for s in getattr(statement, field, ()) if isinstance(s, ast.AST)]
+            inner += [s for handler in getattr(statement, "handlers", ()) for s in handler.body]
+            inner += [s for case in getattr(statement, "cases", ()) for s in case.body]
+            pending.extend(reversed([s for s in inner if isinstance(s, ast.stmt)]))
+    return found
+
+
 def import_names(tree: ast.Module, module: str) -> dict[str, str]:
-    """Each name a top-level import binds and the qualified name it stands for."""
+    """Each name an import of the module's level binds (module_level_imports) and the
+    qualified name it stands for."""
     names: dict[str, str] = {}
-    for statement in tree.body:
+    for statement in module_level_imports(tree):
         if isinstance(statement, ast.Import):
             for alias in statement.names:
                 names[alias.asname or alias.name.split(".")[0]] = \
@@ -160,7 +179,8 @@ def imported_modules(tree: ast.Module, module: str) -> tuple[str, ...]:
     Relative imports count their dots from the module's own name.
     """
     found: list[str] = []
-    for statement in tree.body:
+    # Imports anywhere: a function's run imports too (what it imports may change things).
+    for statement in (n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))):
         if isinstance(statement, ast.Import):
             found.extend(alias.name for alias in statement.names)
         elif isinstance(statement, ast.ImportFrom):
