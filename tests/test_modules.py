@@ -491,3 +491,19 @@ def test_imports_inside_top_level_blocks_are_imports(tmp_path: Path, imports: st
                     + "\n\ndef write(x: Real) -> Real:\n    cfg.SCALE = 100.0\n    return 0.0\n",
     })
     assert reported(tmp_path)["scaled"] == {"x": "inf"}
+
+
+@pytest.mark.parametrize("where", ["same", "other"])
+def test_a_function_reprogrammed_in_place_is_no_longer_its_body(tmp_path: Path,
+                                                                where: str) -> None:
+    change = "sd.__defaults__ = (100.0,)\n"
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/cfg.py": "from dpsens import Real, Static\n\n\n"
+                      "def sd(x: Real, c: Static[float] = 1.0) -> Real:\n    return c * x\n\n\n"
+                      "def caller(x: Real) -> Real:\n    return sd(x)\n"
+                      + (change if where == "same" else ""),
+        "pkg/w.py": "from dpsens import Real\nfrom pkg.cfg import sd\n"
+                    + (change if where == "other" else ""),
+    })
+    assert reported(tmp_path)["caller"] == {"x": "inf"}

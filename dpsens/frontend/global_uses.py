@@ -17,7 +17,7 @@ from dpsens.aliasing import VIEW_RESULTS
 from dpsens.frontend.globals import (
     ANY_MODULE, DYNAMIC_ATTRIBUTES, DYNAMIC_NAMES, LIBRARIES, MODULE_REACHING_NAMES, PURE_METHODS, SELF_METHODS, TYPE_MODULES, GlobalFacts,
     patched_library_names,
-    foreign_facts, module_bindings, words,
+    foreign_facts, module_bindings, reprogrammed_functions, words,
 )
 from dpsens.frontend.syntax import searchable
 
@@ -434,7 +434,8 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     bound, declared = module_bindings(syntax, text)
     facts = GlobalFacts()
     facts.patched = patched_library_names(syntax, text, imports)
-    facts.rebound = {name for name, count in bound.items() if count > 1} | declared
+    facts.rebound = {name for name, count in bound.items() if count > 1} | declared \
+        | (reprogrammed_functions(text, syntax) & set(bound))
     facts.in_functions |= declared
     safe = _single_values(tree, imports)
     mutable = {name for name, count in bound.items() if count > 1 or name not in safe}

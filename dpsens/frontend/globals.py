@@ -44,6 +44,21 @@ DYNAMIC_NAMES = frozenset({"globals", "vars", "__import__", "importlib"})
 MODULE_REACHING_NAMES = DYNAMIC_NAMES | {"exec", "eval"}
 # Attributes that reach modules by name (sys.modules, m.__dict__, a frame's globals).
 DYNAMIC_ATTRIBUTES = frozenset({"modules", "__dict__", "f_globals"})
+# A function's attributes that change what calling it does (f.__defaults__ = (100.0,)).
+FUNCTION_STATE = frozenset({"__code__", "__defaults__", "__kwdefaults__", "__call__",
+                            "__wrapped__", "__globals__"})
+
+
+def reprogrammed_functions(text: str, syntax: ast.Module) -> set[str]:
+    """Names whose function state a module stores into (``sd.__defaults__ = v``, also
+    ``del``/augmented): calling them may run other code, with other defaults."""
+    if not any(attribute in text for attribute in FUNCTION_STATE):
+        return set()
+    return {node.value.id for node in ast.walk(syntax)
+            if isinstance(node, ast.Attribute) and node.attr in FUNCTION_STATE
+            and isinstance(node.ctx, (ast.Store, ast.Del)) and isinstance(node.value, ast.Name)}
+
+
 # A write into anything of any module it names: what code reaching modules by name (exec,
 # sys.modules, importlib) may change.
 ANY_MODULE = "*"

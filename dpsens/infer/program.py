@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable
 from dpsens import ir
 from dpsens import types as T
 from dpsens.diagnostics import Diagnostic, Span
-from dpsens.frontend.globals import ANY_MODULE
+from dpsens.frontend.globals import ANY_MODULE, FUNCTION_STATE
 from dpsens.infer.annotations import Annotation, AnnotationResolver, written_key
 from dpsens.infer.summary import ParamSummary, Summary, summarize
 from dpsens.infer.values import Value
@@ -128,7 +128,10 @@ class Program:
                 # a re-exported object: its owner's name (`cfg.np = v` rebinds cfg's own)
                 return self._owned(".".join((owner.imports[head], *parts[i + 1:])), stored, depth + 1)
             name = f"{owner.name}.{head}"
-            if (name in self.functions or head in owner.values) and not rebinds:
+            # A function's code or defaults can be replaced in place (f.__code__ = ...).
+            reprogrammed = i + 1 < len(parts) and parts[i + 1] in FUNCTION_STATE
+            if (name in self.functions or head in owner.values) and not rebinds \
+                    and not reprogrammed:
                 return None
             return name
         return None
