@@ -210,3 +210,22 @@ def test_a_name_ending_in_a_combining_mark_is_one_word() -> None:
     # it is part of the identifier): the text search finds the whole name.
     mentions = globals_scan.mentions({"AR\u093e"}, "AR\u093e[0] = x\n")
     assert [(name, start) for name, _, _, start in mentions] == [("AR\u093e", 0)]
+
+
+def test_imports_are_found_in_every_statement_as_a_full_walk_finds_them() -> None:
+    source = (
+        "import a\n"
+        "try:\n    import b\nexcept ImportError:\n    import c\nelse:\n    import d\n"
+        "finally:\n    import e\n"
+        "with x:\n    if y:\n        from . import f\n    else:\n        import g\n"
+        "class K:\n    import h\n    def m(self):\n        for i in z:\n            import i2\n"
+        "        while w:\n            import j\n"
+        "def top():\n    async def inner():\n        async with q:\n            import k\n"
+        "match v:\n    case 1:\n        import l\n"
+        "try:\n    pass\nexcept* ValueError:\n    import m2\n"
+    )
+    tree = ast.parse(source)
+    walked = {id(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))}
+    assert {id(n) for n in syntax.module_level_imports(tree, in_definitions=True)} == walked
+    top_level = [n.names[0].name for n in syntax.module_level_imports(tree)]
+    assert top_level == ["a", "b", "c", "d", "e", "f", "g", "l", "m2"]  # not in K or top
