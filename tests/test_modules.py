@@ -507,3 +507,15 @@ def test_a_function_reprogrammed_in_place_is_no_longer_its_body(tmp_path: Path,
                     + (change if where == "other" else ""),
     })
     assert reported(tmp_path)["caller"] == {"x": "inf"}
+
+
+def test_a_function_importing_a_module_itself_may_change_it(tmp_path: Path) -> None:
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "", "pkg/cfg.py": _CFG,
+        "pkg/w.py": "from dpsens import Real\n\n\ndef write(x: Real) -> Real:\n"
+                    "    from pkg import cfg\n    cfg.SCALE = 100.0\n    return 0.0\n\n\n"
+                    "def reader(x: Real) -> Real:\n    from pkg import cfg\n"
+                    "    return cfg.scaled(x)\n",
+    })
+    results = reported(tmp_path)
+    assert results["scaled"] == {"x": "inf"}

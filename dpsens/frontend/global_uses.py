@@ -17,8 +17,9 @@ from dpsens.aliasing import VIEW_RESULTS
 from dpsens.frontend.globals import (
     ANY_MODULE, DYNAMIC_ATTRIBUTES, DYNAMIC_NAMES, LIBRARIES, MODULE_REACHING_NAMES, PURE_METHODS, SELF_METHODS, TYPE_MODULES, GlobalFacts,
     patched_library_names,
-    foreign_facts, module_bindings, reprogrammed_functions, words,
+    foreign_facts, local_import_writes, module_bindings, reprogrammed_functions, words,
 )
+from dpsens.frontend.syntax import function_imports
 from dpsens.frontend.syntax import searchable
 
 # Builtins that never write or keep their arguments.
@@ -429,10 +430,17 @@ def _immutable_values(tree: cst.Module, imports: dict[str, str]) -> set[str]:
     return safe
 
 
-def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str]) -> GlobalFacts:
-    """The module-level names of ``tree`` that have no single value, and what it writes elsewhere."""
+def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str],
+         origin: str = "") -> GlobalFacts:
+    """The module-level names of ``tree`` that have no single value, and what it writes
+    elsewhere (``origin``: the name relative imports count from, syntax.relative_origin)."""
     bound, declared = module_bindings(syntax, text)
     facts = GlobalFacts()
+    for function, names in function_imports(syntax, text, origin):  # def f(): import ...
+        changed, stored = local_import_writes(function, names)
+        facts.foreign |= changed
+        facts.foreign_in_functions |= changed
+        facts.foreign_stored |= stored
     facts.patched = patched_library_names(syntax, text, imports)
     facts.rebound = {name for name, count in bound.items() if count > 1} | declared \
         | (reprogrammed_functions(text, syntax) & set(bound))

@@ -309,6 +309,20 @@ def foreign_facts(text: str, syntax: ast.Module, imports: dict[str, str], foreig
     return _foreign_writes(syntax, imports, foreign, facts)
 
 
+def local_import_writes(function: ast.FunctionDef | ast.AsyncFunctionDef,
+                        names: dict[str, str]) -> tuple[set[str], set[str]]:
+    """What a function changes through the names its own imports bind (``def f(): from
+    pkg import cfg; cfg.X = v``): (changed, assigned as attributes); a use only the tree
+    scan of a whole module could classify changes anything of what they name."""
+    foreign = {name for name, qualified in names.items()
+               if qualified.split(".")[0] not in LIBRARIES}
+    found = GlobalFacts()
+    if foreign and _foreign_writes(ast.Module(body=function.body, type_ignores=[]), names,
+                                   foreign, found):
+        found.foreign |= {f"{names[name]}.*" for name in foreign}
+    return found.foreign, found.foreign_stored
+
+
 def _reaches_modules_by_name(text: str, syntax: ast.Module) -> bool:
     """Whether the module uses exec, eval, importlib, sys.modules, a __dict__, ...
     (the text first: the walk costs ~2 ms a module)."""

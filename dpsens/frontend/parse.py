@@ -116,7 +116,7 @@ class _ModuleLowerer(StmtLowerer):
                     self._constant(small, constants)
         # A stub is never run: its names have the values it declares.
         facts = GlobalFacts() if self.display.endswith(".pyi") else \
-            scan_globals(tree, self.syntax, text, imports)
+            scan_globals(tree, self.syntax, text, imports, relative_origin(self.display, self.name))
         for name in facts.rebound:
             constants.pop(name, None)  # a rebound or changed global has no single value
         return ir.Module(

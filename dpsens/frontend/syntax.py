@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 import unicodedata
 
@@ -21,14 +22,17 @@ def scan_imports(text: str, display: str, name: str) -> tuple[
     """The modules a file imports, the other modules' objects it may change (R-global,
     over-approximated), its problems (None and the DPS004 when it does not parse), and
     the library functions it replaces (R-patched)."""
-    from dpsens.frontend.globals import foreign_writes, patched_library_names
+    from dpsens.frontend.globals import foreign_writes, local_import_writes, patched_library_names
 
     checked = checked_syntax(text, display)
     if isinstance(checked, Diagnostic):
         return None, (), [checked], ()
     origin = relative_origin(display, name)
     imports = import_names(checked, origin)
-    return imported_modules(checked, origin), foreign_writes(text, checked, imports), [], \
+    writes = set(foreign_writes(text, checked, imports))
+    for function, names in function_imports(checked, text, origin):  # def f(): import ...
+        writes |= local_import_writes(function, names)[0]
+    return imported_modules(checked, origin), tuple(sorted(writes)), [], \
         tuple(sorted(patched_library_names(checked, text, imports)))
 
 
@@ -52,6 +56,30 @@ def module_level_imports(tree: ast.Module, in_definitions: bool = False
                      *getattr(statement, "orelse", ()), *getattr(statement, "finalbody", ())]
             pending.extend(reversed([s for s in inner if isinstance(s, ast.stmt)]))
     return found
+
+
+def function_imports(tree: ast.Module, text: str, module: str
+                     ) -> list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, dict[str, str]]]:
+    """Each function whose own body imports (``def f(): from pkg import cfg``), with the
+    names those imports bind and what they stand for (``module`` as relative_origin)."""
+    if _INDENTED_IMPORT.search(text) is None:
+        return []
+    found = []
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:  # statements only, as module_level_imports
+        statement = pending.pop()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names = import_names(ast.Module(body=statement.body, type_ignores=[]), module)
+            if names:
+                found.append((statement, names))
+        pending.extend(s for field in ("body", "orelse", "finalbody")
+                       for s in getattr(statement, field, ()) if isinstance(s, ast.stmt))
+        pending.extend(s for handler in getattr(statement, "handlers", ()) for s in handler.body)
+        pending.extend(s for case in getattr(statement, "cases", ()) for s in case.body)
+    return found
+
+
+_INDENTED_IMPORT = re.compile(r"(?m)^[ \t]+(?:import|from)[ \t]")
 
 
 def import_names(tree: ast.Module, module: str) -> dict[str, str]:
