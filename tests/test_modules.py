@@ -519,3 +519,28 @@ def test_a_function_importing_a_module_itself_may_change_it(tmp_path: Path) -> N
     })
     results = reported(tmp_path)
     assert results["scaled"] == {"x": "inf"}
+
+
+def test_ordinary_uses_of_importlib_and_dict_change_no_other_module(tmp_path: Path) -> None:
+    # importlib.metadata, an object's __dict__ and vars(self) reach no module by name.
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "from importlib.metadata import version\nfrom .stats import plain_sum\n",
+        "pkg/stats.py": "import numpy as np\nfrom dpsens import L1, MetricVector, Real\n\n\n"
+                        "def plain_sum(v: MetricVector[L1, Real]) -> Real:\n"
+                        "    return float(np.sum(v))\n",
+        "pkg/records.py": "from dpsens import Real\nfrom pkg import stats\n\n\nclass Record:\n"
+                          "    def __init__(self, **fields):\n        self.__dict__.update(fields)\n\n"
+                          "    def __repr__(self):\n        return repr(vars(self))\n",
+    })
+    result = check_paths([str(tmp_path / "pkg")])
+    assert reported(tmp_path)["plain_sum"] == {"v": "1"}
+    assert not [d for f in result.files for d in f.diagnostics if f.path.endswith("stats.py")]
+
+
+def test_a_package_imported_twice_is_still_the_package(tmp_path: Path) -> None:
+    _write_tree(tmp_path, {
+        "pkg/__init__.py": "", "pkg/cfg.py": _CFG,
+        "pkg/w.py": "from dpsens import Real\nimport pkg\nimport pkg.cfg\n\n\ndef poke(p):\n"
+                    "    p.cfg.SCALE = 100.0\n\n\npoke(pkg)\n",
+    })
+    assert reported(tmp_path)["scaled"] == {"x": "inf"}

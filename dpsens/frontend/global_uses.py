@@ -17,7 +17,8 @@ from dpsens.aliasing import VIEW_RESULTS
 from dpsens.frontend.globals import (
     ANY_MODULE, DYNAMIC_ATTRIBUTES, DYNAMIC_NAMES, LIBRARIES, MODULE_REACHING_NAMES, PURE_METHODS, SELF_METHODS, TYPE_MODULES, GlobalFacts,
     patched_library_names,
-    foreign_facts, local_import_writes, module_bindings, reprogrammed_functions, words,
+    foreign_facts, local_import_writes, module_bindings, reaches_modules,
+    reprogrammed_functions, words,
 )
 from dpsens.frontend.syntax import function_imports
 from dpsens.frontend.syntax import searchable
@@ -216,8 +217,8 @@ class _Uses(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in DYNAMIC_NAMES and self._is_load(node):
             self._dynamic_use()
-        elif node.value in MODULE_REACHING_NAMES and self._is_load(node):
-            self.reaches_modules = True  # exec, eval: other modules by name
+        if node.value in MODULE_REACHING_NAMES and self._is_load(node):
+            self.reaches_modules = True  # exec, eval, import_module: other modules by name
         index, objects = len(self.stack) - 1, self._objects(node)
         if not objects and node.value in self.foreign and self._is_load(node) \
                 and not any(node.value in local for _, local in self.scopes):
@@ -258,6 +259,8 @@ class _Uses(cst.CSTVisitor):
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value in DYNAMIC_ATTRIBUTES:
             self._dynamic_use()
+        if reaches_modules(node.attr.value, node.value):
+            self.reaches_modules = True
 
     def _dynamic_use(self) -> None:
         """``globals()["X"] = v`` changes X; any other dynamic access may change any name."""
@@ -454,9 +457,11 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     needs_uses = foreign_facts(text, syntax, imports, foreign, facts)
     if not mutable and not needs_uses \
             and searchable(text) \
-            and not any(name in text for name in (*MODULE_REACHING_NAMES, *DYNAMIC_ATTRIBUTES)):
+            and not any(name in text for name in (*DYNAMIC_NAMES, *MODULE_REACHING_NAMES,
+                                                  *DYNAMIC_ATTRIBUTES)):
         return facts  # nothing the use scan below could find
-    uses = _Uses(mutable, imports, foreign)
+    # A name bound by imports alone (import pkg; import pkg.cfg) is the imported object.
+    uses = _Uses(mutable - foreign, imports, foreign)
     while uses.grew:  # aliases and returned values found on one pass are followed on the next
         uses.grew = False
         tree.visit(uses)
@@ -469,7 +474,7 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     if uses.dynamic:
         facts.rebound |= set(bound)
         facts.in_functions |= set(bound)
-    if uses.dynamic or uses.reaches_modules:  # any module it names may change
+    if uses.reaches_modules:  # any other module it names may change
         facts.foreign.add(ANY_MODULE)
         facts.foreign_in_functions.add(ANY_MODULE)
         facts.named = words(text)

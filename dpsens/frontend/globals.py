@@ -40,8 +40,11 @@ LIBRARIES = TYPE_MODULES | {"numpy", "__future__"}
 _PATCHABLE = LIBRARIES | {"builtins", "math"}  # modules whose functions have stubs or rules
 # Names through which code may write any module global by name.
 DYNAMIC_NAMES = frozenset({"globals", "vars", "__import__", "importlib"})
-# Names of code that may reach other modules by name (exec("from pkg import cfg; ...")).
-MODULE_REACHING_NAMES = DYNAMIC_NAMES | {"exec", "eval"}
+# Names of code that may reach other modules by name (exec("from pkg import cfg; ..."),
+# importlib.import_module("pkg.cfg"), sys.modules["pkg.cfg"]); importlib.metadata, a
+# __dict__ of an object or vars() of the module itself do not.
+MODULE_REACHING_NAMES = frozenset({"exec", "eval", "__import__", "import_module", "reload"})
+MODULE_REACHING_ATTRIBUTES = frozenset({"import_module", "reload", "f_globals"})
 # Attributes that reach modules by name (sys.modules, m.__dict__, a frame's globals).
 DYNAMIC_ATTRIBUTES = frozenset({"modules", "__dict__", "f_globals"})
 # A function's attributes that change what calling it does (f.__defaults__ = (100.0,)).
@@ -327,11 +330,20 @@ def _reaches_modules_by_name(text: str, syntax: ast.Module) -> bool:
     """Whether the module uses exec, eval, importlib, sys.modules, a __dict__, ...
     (the text first: the walk costs ~2 ms a module)."""
     if searchable(text) and not any(name in text for name in (*MODULE_REACHING_NAMES,
-                                                              *DYNAMIC_ATTRIBUTES)):
+                                                              "modules", "f_globals")):
         return False
     return any(isinstance(node, ast.Name) and node.id in MODULE_REACHING_NAMES
-               or isinstance(node, ast.Attribute) and node.attr in DYNAMIC_ATTRIBUTES
+               or isinstance(node, ast.Attribute) and reaches_modules(node.attr, node.value)
                for node in ast.walk(syntax))
+
+
+def reaches_modules(attribute: str, owner: object) -> bool:
+    """Whether ``owner.attribute`` reaches modules by name (importlib.import_module,
+    sys.modules, a frame's f_globals); ``owner`` an ast or LibCST node."""
+    if attribute in MODULE_REACHING_ATTRIBUTES:
+        return True
+    name = getattr(owner, "id", None) or getattr(owner, "value", None)
+    return attribute == "modules" and name == "sys"
 
 
 def foreign_writes(text: str, syntax: ast.Module, imports: dict[str, str]) -> tuple[str, ...]:

@@ -52,6 +52,7 @@ class Program:
         # package re-exports them through import_module).
         # Other modules' writes count as the owner's (R-global: `cfg.SCALE = 100.0` in main.py).
         foreign = {m.name: self._foreign(m, m.foreign_changed) for m in modules}
+        self.rebound_elsewhere = set().union(*foreign.values())  # cfg.abs = g in another module
         self.rebound = self._not_described(self._with_held(
             {f"{m.name}.{n}" for m in modules for n in m.rebound} | set().union(*foreign.values())))
         self.shared_state = self._not_described(self._with_held(
@@ -78,12 +79,16 @@ class Program:
         without IR that could not tell which) is all of cfg's names."""
         found = set()
         for d in dotted:
+            if ".__dict__" in d:  # cfg.__dict__["X"] = v: any name of cfg
+                d = d.partition(".__dict__")[0] + ".*"
             owners = self._named_by(module) if d == ANY_MODULE else [
                 m for name, m in self.modules.items()
                 if name == d[:-2] or name.startswith(d[:-1])] if d.endswith(".*") else []
             for owner in owners:  # a package's modules are its attributes; a builtin may be
                 found |= {f"{owner.name}.{n}" for n in (  # shadowed (setattr(cfg, "abs", f))
-                    *owner.constants, *owner.rebound, *owner.values, *owner.imports,
+                    *owner.constants, *owner.rebound, *owner.values,
+                    # (the vocabulary is read from the source, whatever a run rebinds)
+                    *(n for n, q in owner.imports.items() if q.split(".")[0] != "dpsens"),
                     *(f.name for f in owner.functions), *_BUILTIN_NAMES)}
             if not owners and (name := self._owned(d, d in module.foreign_stored)) is not None:
                 found.add(name)
@@ -204,7 +209,7 @@ class Program:
     def _qualify(self, module: ir.Module, dotted: str, depth: int = 0) -> str:
         head, _, rest = dotted.partition(".")
         own = f"{module.name}.{head}"
-        if own in self.rebound:  # bound again, here or from elsewhere (cfg.np = v, cfg.abs = g)
+        if own in self.rebound_elsewhere:  # bound again from elsewhere (cfg.np = v, cfg.abs = g)
             base = own
         elif head in module.imports:
             base = module.imports[head]
@@ -226,7 +231,7 @@ class Program:
                 continue
             head, rest = parts[i], ".".join(parts[i + 1:])
             if depth >= 10 or head in owner.rebound or any(f.name == head for f in owner.functions) \
-                    or head in owner.constants or f"{owner.name}.{head}" in self.rebound:
+                    or head in owner.constants or f"{owner.name}.{head}" in self.rebound_elsewhere:
                 return qualified
             base = owner.imports[head] if head in owner.imports else \
                 self._from_star(owner, head, depth + 1)
