@@ -383,7 +383,9 @@ def test_unknown_code_may_return_what_it_was_given_before(tmp_path: Path) -> Non
     assert results["kept"] == {"x": "inf", "y": "inf"}
     assert results["put_then_a_helper_reads"] == {"x": "inf"}
     assert results["pinged_under_a_test"] == {"x": "inf"}  # that it ran shows the test
-    assert results["read_before"] == {"x": "0"}  # read before anything was kept
+    # Made before the hand-over, but an unknown object may be a view of the state that
+    # keeps x (b = store.make(); store.put(x); b.v).
+    assert results["read_before"] == {"x": "inf"}
     assert results["raised_on_data"] == {"x": "2"}  # builtins keep nothing
     # The truth, by running it: the result moves with x.
     import importlib

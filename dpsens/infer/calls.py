@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 # Functions that keep no state between calls beyond the objects they are given (R-kept):
 # builtins and numpy's, but for numpy.random's generator.
 _STATELESS = ("builtins.", "numpy.", "math.")
-_STATEFUL = ("numpy.random",)
+_STATEFUL = ("numpy.random", "numpy.save", "numpy.load", "numpy.savetxt", "numpy.loadtxt",
+             "numpy.genfromtxt", "numpy.fromfile", "numpy.memmap", "numpy.lib")  # files
 
 
 class CallRules:
@@ -66,8 +67,11 @@ class CallRules:
             self.poisoned = True
             return unknown(C.blow_up(self.tracked()))
         if not self._analyzable(callee) or "out" in keywords:
+            # A stateless function given an unknown object may run its code (next(it),
+            # map(store.put, ...), print(x, file=store.BUF)).
             stateless = (qualified or "").startswith(_STATELESS) \
-                and not (qualified or "").startswith(_STATEFUL)
+                and not (qualified or "").startswith(_STATEFUL) \
+                and not any(v.type == UNKNOWN for v in (*args, *keywords.values()))
             return self._unknown_call(e, callee, args, keywords, label, keeps=not stateless)
         refusals, inlined, before = self.shared.refusals, self.shared.inlined, dict(self.env)
         result = self.call_value(callee, args, keywords, e.span, label)

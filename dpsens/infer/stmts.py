@@ -99,6 +99,11 @@ class StatementRules:
         returns from now on may be it (R-kept)."""
         self.shared.escaped = C.add(self.shared.escaped, C.blow_up(ctx))
         self.shared.escapes += 1
+        # An unknown object made before may be a view of the state that keeps it
+        # (b = store.make(); store.put(x); b.v): what it holds may now be ctx.
+        for name, value in self.env.items():
+            if value.type == UNKNOWN and ctx:
+                self.env[name] = value.with_ctx(C.add(value.ctx, C.blow_up(ctx)))
 
     def kept(self: Analysis) -> C.Context:
         """What unknown code run now may return besides its inputs (R-kept). That it runs

@@ -269,7 +269,7 @@ def unbound_fill_then_read(x: Real) -> Real:  # expect: x=inf
 def through_results(x: Real) -> Real:  # expect: x=inf
     u = np.require(REQUIRED)  # E: DPS203, DPS206
     u[0] = x
-    w = CAST.astype(float, copy=False)
+    w = CAST.astype(float, copy=False)  # E: DPS203  (np.require was given an unknown object: R-kept)
     w[0] = x
     return 0.0
 
