@@ -371,6 +371,11 @@ def raised_on_data(x: Real) -> Real:
     if x > 3.0:
         raise ValueError("large")
     return 2.0 * x
+
+
+def through_a_builtin(x: Real) -> Real:
+    list(map(store.put, [x]))
+    return store.get()
 """
 
 
@@ -387,6 +392,7 @@ def test_unknown_code_may_return_what_it_was_given_before(tmp_path: Path) -> Non
     # keeps x (b = store.make(); store.put(x); b.v).
     assert results["read_before"] == {"x": "inf"}
     assert results["raised_on_data"] == {"x": "2"}  # builtins keep nothing
+    assert results["through_a_builtin"] == {"x": "inf"}  # ... but may run code that does
     # The truth, by running it: the result moves with x.
     import importlib
     import sys
