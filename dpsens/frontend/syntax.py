@@ -50,12 +50,17 @@ def module_level_imports(tree: ast.Module, in_definitions: bool = False
             found.append(statement)
         elif in_definitions or not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                           ast.ClassDef)):
-            inner = [*getattr(statement, "body", ()),  # in the order they may run
-                     *(s for handler in getattr(statement, "handlers", ()) for s in handler.body),
-                     *(s for case in getattr(statement, "cases", ()) for s in case.body),
-                     *getattr(statement, "orelse", ()), *getattr(statement, "finalbody", ())]
-            pending.extend(reversed([s for s in inner if isinstance(s, ast.stmt)]))
+            pending.extend(reversed(_inner_statements(statement)))
     return found
+
+
+def _inner_statements(statement: ast.stmt) -> list[ast.stmt]:
+    """The statements directly inside a compound one, in the order they may run."""
+    inner = [*getattr(statement, "body", ()),
+             *(s for handler in getattr(statement, "handlers", ()) for s in handler.body),
+             *(s for case in getattr(statement, "cases", ()) for s in case.body),
+             *getattr(statement, "orelse", ()), *getattr(statement, "finalbody", ())]
+    return [s for s in inner if isinstance(s, ast.stmt)]
 
 
 def function_imports(tree: ast.Module, text: str, module: str
@@ -72,10 +77,7 @@ def function_imports(tree: ast.Module, text: str, module: str
             names = import_names(ast.Module(body=statement.body, type_ignores=[]), module)
             if names:
                 found.append((statement, names))
-        pending.extend(s for field in ("body", "orelse", "finalbody")
-                       for s in getattr(statement, field, ()) if isinstance(s, ast.stmt))
-        pending.extend(s for handler in getattr(statement, "handlers", ()) for s in handler.body)
-        pending.extend(s for case in getattr(statement, "cases", ()) for s in case.body)
+        pending.extend(_inner_statements(statement))
     return found
 
 
