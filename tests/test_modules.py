@@ -501,16 +501,17 @@ def test_imports_inside_top_level_blocks_are_imports(tmp_path: Path, imports: st
     assert reported(tmp_path)["scaled"] == {"x": "inf"}
 
 
-@pytest.mark.parametrize("where", ["same", "other"])
+@pytest.mark.parametrize("where", ["same", "other", "setattr"])
 def test_a_function_reprogrammed_in_place_is_no_longer_its_body(tmp_path: Path,
                                                                 where: str) -> None:
-    change = "sd.__defaults__ = (100.0,)\n"
+    change = "setattr(sd, '__defaults__', (100.0,))\n" if where == "setattr" \
+        else "sd.__defaults__ = (100.0,)\n"
     _write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/cfg.py": "from dpsens import Real, Static\n\n\n"
                       "def sd(x: Real, c: Static[float] = 1.0) -> Real:\n    return c * x\n\n\n"
                       "def caller(x: Real) -> Real:\n    return sd(x)\n"
-                      + (change if where == "same" else ""),
+                      + (change if where in ("same", "setattr") else ""),
         "pkg/w.py": "from dpsens import Real\nfrom pkg.cfg import sd\n"
                     + (change if where == "other" else ""),
     })

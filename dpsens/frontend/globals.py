@@ -57,9 +57,17 @@ def reprogrammed_functions(text: str, syntax: ast.Module) -> set[str]:
     ``del``/augmented): calling them may run other code, with other defaults."""
     if not any(attribute in text for attribute in FUNCTION_STATE):
         return set()
-    return {node.value.id for node in ast.walk(syntax)
-            if isinstance(node, ast.Attribute) and node.attr in FUNCTION_STATE
-            and isinstance(node.ctx, (ast.Store, ast.Del)) and isinstance(node.value, ast.Name)}
+    found = set()
+    for node in ast.walk(syntax):
+        if isinstance(node, ast.Attribute) and node.attr in FUNCTION_STATE \
+                and isinstance(node.ctx, (ast.Store, ast.Del)) and isinstance(node.value, ast.Name):
+            found.add(node.value.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("setattr", "delattr") and len(node.args) >= 2 \
+                and isinstance(node.args[0], ast.Name) and isinstance(node.args[1], ast.Constant) \
+                and node.args[1].value in FUNCTION_STATE:
+            found.add(node.args[0].id)  # setattr(sd, "__defaults__", v)
+    return found
 
 
 # A write into anything of any module it names: what code reaching modules by name (exec,
