@@ -77,3 +77,18 @@ def test_a_patch_in_another_module_reaches_every_user_of_the_library(tmp_path: P
               for file in result.files for f in file.functions}
     assert params["total"] == {"v": "inf"}
     assert params["norm"] == {"v": "1"}  # what is not replaced keeps its rule
+
+
+@pytest.mark.parametrize("patch", [
+    "N = np\nN.sum = lambda v: 100.0 * v[0]\n",
+    "vars(np)['sum'] = lambda v: 100.0 * v[0]\n",
+    "np.__dict__['sum'] = lambda v: 100.0 * v[0]\n",
+], ids=["alias", "vars", "dict"])
+def test_a_patch_through_the_librarys_namespace_is_seen(tmp_path: Path, patch: str) -> None:
+    path = tmp_path / "patched.py"
+    path.write_text("import numpy as np\nfrom dpsens import L1, MetricVector, Real\n\n" + patch
+                    + "\n\ndef total(v: MetricVector[L1, Real]) -> Real:\n"
+                    "    return float(np.sum(v))\n")
+    [report] = check_paths([str(path)]).files
+    [function] = report.functions
+    assert function["params"][0]["sensitivity"] == "inf"

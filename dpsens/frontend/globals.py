@@ -163,6 +163,12 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
     the library's functions: the library itself is listed (``numpy``)."""
     libraries = {name for name, qualified in imports.items()
                  if qualified.split(".")[0] in _PATCHABLE}
+    if libraries:  # N = np makes N the library too (N.sum = f)
+        alternation = "|".join(map(re.escape, libraries))
+        aliases = dict(re.findall(rf"(?m)^[ \t]*(\w+)[ \t]*=[ \t]*({alternation})[ \t]*(?:#.*)?$",
+                                  text))
+        imports = {**imports, **{alias: imports[library] for alias, library in aliases.items()}}
+        libraries |= set(aliases)
     found: set[str] = set()
     # Walking the tree is 2 ms per module; the text shows when no such store can be there.
     # No leading \b and no top-level alternation in the patterns: either keeps re from
@@ -178,7 +184,8 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
             rf"(del|for)\b[^:=\n]*\b{attribute}",  # del np.sum, for np.sum in ...
             rf"del\s*[(\[][^)\]]*\b{attribute}",  # del (⏎np.sum)
             rf"with\b[^\n]*\bas\s+[(\[]?\s*{attribute}",  # with ... as np.sum
-            rf"(setattr|delattr)\s*\(\s*({names})\b")):
+            rf"(setattr|delattr)\s*\(\s*({names})\b",
+            rf"vars\s*\(\s*({names})\s*\)", rf"({names})\s*\.\s*__dict__")):
         return found
     for node in ast.walk(syntax):
         targets: list[ast.expr] = []
@@ -205,7 +212,23 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
                     name = _qualified_chain(part, imports, libraries)
                     if name is not None:
                         found.add(name)
+                elif isinstance(part, ast.Subscript) and isinstance(part.ctx, (ast.Store, ast.Del)):
+                    owner = _namespace_of(part.value, imports, libraries)  # vars(np)["sum"] = f
+                    if owner is not None:
+                        key = part.slice
+                        found.add(f"{owner}.{key.value}" if isinstance(key, ast.Constant)
+                                  and isinstance(key.value, str) else owner)
     return found
+
+
+def _namespace_of(node: ast.expr, imports: dict[str, str], libraries: set[str]) -> str | None:
+    """The library whose namespace ``vars(np)`` or ``np.__dict__`` is."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" \
+            and len(node.args) == 1:
+        return _qualified_chain(node.args[0], imports, libraries)
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+        return _qualified_chain(node.value, imports, libraries)
+    return None
 
 
 def _foreign_writes(syntax: ast.Module, imports: dict[str, str], foreign: set[str],
