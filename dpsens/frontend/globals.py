@@ -163,7 +163,8 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
     the library's functions: the library itself is listed (``numpy``)."""
     libraries = {name for name, qualified in imports.items()
                  if qualified.split(".")[0] in _PATCHABLE}
-    if libraries:  # N = np makes N the library too (N.sum = f)
+    if any(f"= {name}" in text or f"={name}" in text for name in libraries):
+        # N = np makes N the library too (N.sum = f)
         alternation = "|".join(map(re.escape, libraries))
         aliases = dict(re.findall(rf"(?m)^[ \t]*(\w+)[ \t]*=[ \t]*({alternation})[ \t]*(?:#.*)?$",
                                   text))
@@ -185,7 +186,7 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
             rf"del\s*[(\[][^)\]]*\b{attribute}",  # del (⏎np.sum)
             rf"with\b[^\n]*\bas\s+[(\[]?\s*{attribute}",  # with ... as np.sum
             rf"(setattr|delattr)\s*\(\s*({names})\b",
-            rf"vars\s*\(\s*({names})\s*\)", rf"({names})\s*\.\s*__dict__")):
+            rf"vars\s*\(\s*({names})\s*\)")) and "__dict__" not in text:
         return found
     for node in ast.walk(syntax):
         targets: list[ast.expr] = []

@@ -60,7 +60,8 @@ def parse_module(text: str, display: str, name: str) -> tuple[ir.Module | None, 
         lowerer.lines = statement_lines(tree, checked)
         lowerer.syntax = checked
         module = lowerer.module(tree, text)
-        return replace(module, imported=imported_modules(checked, relative_origin(display, name))), []
+        return replace(module, imported=imported_modules(
+            checked, relative_origin(display, name), text)), []
     except cst.ParserSyntaxError as error:
         return None, [_syntax_error(text, display, error)]
     except RecursionError:
