@@ -15,12 +15,11 @@ import libcst as cst
 
 from dpsens.aliasing import VIEW_RESULTS
 from dpsens.frontend.globals import (
-    ANY_MODULE, DYNAMIC_ATTRIBUTES, DYNAMIC_NAMES, LIBRARIES, MODULE_REACHING_NAMES, PURE_METHODS, SELF_METHODS, TYPE_MODULES, GlobalFacts,
-    patched_library_names,
-    foreign_facts, local_import_writes, module_bindings, reaches_modules,
+    ANY_MODULE, DYNAMIC_ATTRIBUTES, DYNAMIC_NAMES, LIBRARIES, MODULE_REACHING_NAMES,
+    PURE_METHODS, SELF_METHODS, TYPE_MODULES, GlobalFacts, foreign_facts,
+    function_import_writes, module_bindings, patched_library_names, reaches_modules,
     reprogrammed_functions, words,
 )
-from dpsens.frontend.syntax import function_imports
 from dpsens.frontend.syntax import searchable
 
 # Builtins that never write or keep their arguments.
@@ -38,7 +37,6 @@ _NUMPY_FRESH = {"sum": 2, "mean": 2, "clip": 3, "abs": 1, "absolute": 1, "max": 
                  "sqrt": 1, "exp": 1, "log": 1, "zeros": 1, "ones": 1, "norm": 1}
 # Keywords with which numpy may write or return an argument itself.
 _IN_PLACE_KEYWORDS = frozenset({"copy", "overwrite_input", "overwrite_a", "overwrite_b"})
-# Attributes through which code may write any module global by name.
 
 
 class _Binder(cst.CSTVisitor):
@@ -439,11 +437,10 @@ def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str
     elsewhere (``origin``: the name relative imports count from, syntax.relative_origin)."""
     bound, declared = module_bindings(syntax, text)
     facts = GlobalFacts()
-    for function, names in function_imports(syntax, text, origin):  # def f(): import ...
-        changed, stored = local_import_writes(function, names)
-        facts.foreign |= changed
-        facts.foreign_in_functions |= changed
-        facts.foreign_stored |= stored
+    changed, stored = function_import_writes(syntax, text, origin)  # def f(): import ...
+    facts.foreign |= changed
+    facts.foreign_in_functions |= changed
+    facts.foreign_stored |= stored
     facts.patched = patched_library_names(syntax, text, imports)
     facts.rebound = {name for name, count in bound.items() if count > 1} | declared \
         | (reprogrammed_functions(text, syntax) & set(bound))

@@ -344,6 +344,21 @@ def foreign_facts(text: str, syntax: ast.Module, imports: dict[str, str], foreig
     return _foreign_writes(syntax, imports, foreign, facts)
 
 
+def function_import_writes(syntax: ast.Module, text: str, origin: str
+                           ) -> tuple[set[str], set[str]]:
+    """What the module's functions change through the names their own imports bind
+    (local_import_writes, for each of them): (changed, assigned as attributes)."""
+    from dpsens.frontend.syntax import function_imports
+
+    changed: set[str] = set()
+    stored: set[str] = set()
+    for function, names in function_imports(syntax, text, origin):
+        more, assigned = local_import_writes(function, names)
+        changed |= more
+        stored |= assigned
+    return changed, stored
+
+
 def local_import_writes(function: ast.FunctionDef | ast.AsyncFunctionDef,
                         names: dict[str, str]) -> tuple[set[str], set[str]]:
     """What a function changes through the names its own imports bind (``def f(): from

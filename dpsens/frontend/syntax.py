@@ -22,16 +22,17 @@ def scan_imports(text: str, display: str, name: str) -> tuple[
     """The modules a file imports, the other modules' objects it may change (R-global,
     over-approximated), its problems (None and the DPS004 when it does not parse), and
     the library functions it replaces (R-patched)."""
-    from dpsens.frontend.globals import foreign_writes, local_import_writes, patched_library_names
+    from dpsens.frontend.globals import (
+        foreign_writes, function_import_writes, patched_library_names,
+    )
 
     checked = checked_syntax(text, display)
     if isinstance(checked, Diagnostic):
         return None, (), [checked], ()
     origin = relative_origin(display, name)
     imports = import_names(checked, origin)
-    writes = set(foreign_writes(text, checked, imports))
-    for function, names in function_imports(checked, text, origin):  # def f(): import ...
-        writes |= local_import_writes(function, names)[0]
+    writes = {*foreign_writes(text, checked, imports),
+              *function_import_writes(checked, text, origin)[0]}  # def f(): import ...
     return imported_modules(checked, origin, text), tuple(sorted(writes)), [], \
         tuple(sorted(patched_library_names(checked, text, imports)))
 

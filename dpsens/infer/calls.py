@@ -121,10 +121,8 @@ class CallRules:
         """A call that does not fit its rule or signature: unknown; ``call`` forgets its arguments."""
         self.report(span, code, message)
         self.shared.refusals += 1
-        given = C.total(v.ctx for v in inputs)
-        result = unknown(C.add(given, self.kept()) if code == "DPS203" else given)
-        if code == "DPS203" and given:  # code dpsens cannot see: it may keep what it is given
-            self.escape(given)
+        # DPS203: code dpsens cannot see, which may keep what it is given (R-kept)
+        result = self.run_unknown(C.total(v.ctx for v in inputs), keeps=code == "DPS203")
         # The call still runs: code of its own (DPS203), or a closure it is given, may
         # raise or print, and a refused builtin may raise on what it is given.
         self.observe(C.blow_up(result.ctx))
@@ -181,12 +179,7 @@ class CallRules:
             ref = value.type.ref if isinstance(value.type, T.Callable_) else None
             if hasattr(ref, "node"):  # a closure: the unknown code may call it with anything
                 captured = C.add(captured, self.captured_by(ref.node))
-        given = C.total([captured, *(v.ctx for v in inputs)])
-        # It may return what unknown code was given before (R-kept), and keep what it is
-        # given now.
-        result = unknown(C.add(given, self.kept()) if keeps else given)
-        if given and keeps:
-            self.escape(given)
+        result = self.run_unknown(C.total([captured, *(v.ctx for v in inputs)]), keeps)
         if not result.ctx:
             # Only public inputs: whatever the function does, the result is public, and so
             # is what it may write into them, but no longer known (random.shuffle(L)).
@@ -435,13 +428,11 @@ class CallRules:
             result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
         else:
             self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
-            handed = C.total(a.ctx for a in (*args, *keywords.values()))
-            # An object's method may keep state (R-kept, as in _unknown_call); an array's
-            # or a container's keeps none beyond the object itself.
-            keeps = receiver.type == UNKNOWN or isinstance(receiver.type, T.Opaque)
-            result = unknown(C.add(handed, self.kept()) if keeps else handed)
-            if handed and keeps:
-                self.escape(handed)
+            # An object's method may keep state (R-kept); an array's or a container's keeps
+            # none beyond the object itself.
+            result = self.run_unknown(C.total(a.ctx for a in (*args, *keywords.values())),
+                                      keeps=receiver.type == UNKNOWN
+                                      or isinstance(receiver.type, T.Opaque))
         # The method may mutate its receiver and any array it is given (an out) in place;
         # with only public inputs, what it writes into its arguments is public.
         for expr in (*e.args, *(k.value for k in e.keywords)) if result.ctx else ():

@@ -101,9 +101,19 @@ class StatementRules:
         self.shared.escapes += 1
         # An unknown object made before may be a view of the state that keeps it
         # (b = store.make(); store.put(x); b.v): what it holds may now be ctx.
-        for name, value in self.env.items():
-            if value.type == UNKNOWN and ctx:
-                self.env[name] = value.with_ctx(C.add(value.ctx, C.blow_up(ctx)))
+        if ctx:
+            for name, value in self.env.items():
+                if value.type == UNKNOWN:
+                    self.env[name] = value.with_ctx(C.add(value.ctx, C.blow_up(ctx)))
+
+    def run_unknown(self: Analysis, given: C.Context, keeps: bool) -> Value:
+        """The result of code dpsens cannot see given ``given``: unknown in it and, when
+        the code may keep state, in what was handed to such code before, which it may
+        return; what it is given now is handed over (R-kept)."""
+        result = unknown(C.add(given, self.kept()) if keeps else given)
+        if given and keeps:
+            self.escape(given)
+        return result
 
     def kept(self: Analysis) -> C.Context:
         """What unknown code run now may return besides its inputs (R-kept). That it runs
