@@ -171,7 +171,11 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
         entry = cache.load("facts", *_facts_key(source, cache)) if cache else None
         return _facts_from(source.shown, entry) if entry is not None else None
 
+    rounds = 0
+
     def provide(needed: list[Source]) -> dict[str, Facts]:
+        nonlocal rounds
+        rounds += 1
         found: dict[str, Facts] = {}
         unknown: list[Source] = []
         for source in needed:
@@ -184,7 +188,7 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
                 unknown.append(source)
             else:
                 found[source.shown] = facts
-        for source, facts in zip(unknown, _discover(unknown, settings.jobs, stubs)):
+        for source, facts in zip(unknown, _discover(unknown, settings.jobs, stubs, rounds > 1)):
             if cache is not None:
                 cache.store("facts", *_facts_key(source, cache), _facts_entry(facts))
             found[source.shown] = facts
@@ -256,14 +260,17 @@ def _row(source: Source) -> tuple[str, str, str, str]:
     return source.shown, source.name, source.digest, source.text or ""
 
 
-def _discover(sources: list[Source], jobs: int, stubs: tuple[Path, ...]) -> list[Facts]:
+def _discover(sources: list[Source], jobs: int, stubs: tuple[Path, ...],
+              prepared: bool = False) -> list[Facts]:
     """The facts of modules the cache does not know.
 
     One process LibCST-parses them (the IR is kept for their analysis), unless
     they are few enough to be parsed ahead (dpsens.parse_ahead). Then, and with
     workers, only their imports are found here, with CPython's parser (15x faster
     than LibCST); workers find them in a forked process while the driver loads
-    what they will inherit, and each worker LibCST-parses what its units need.
+    what they will inherit, and each worker LibCST-parses what its units need. Once
+    that is ``prepared`` (the graph's later rounds), a forked process would only cost
+    its start (8 ms on benchmark A), so they are scanned here.
     """
     from dpsens.parse_ahead import worthwhile
 
@@ -272,7 +279,7 @@ def _discover(sources: list[Source], jobs: int, stubs: tuple[Path, ...]) -> list
     if not sources:
         return []
     texts = [(source.text or "", source.shown, source.name) for source in sources]
-    if jobs <= 1:  # LibCST parses ahead, in a child, once the units are known (_parse_ahead)
+    if jobs <= 1 or prepared:  # LibCST parses ahead once the units are known (_parse_ahead)
         return _scan_all(texts)
     from dpsens.workers import overlapped
 
