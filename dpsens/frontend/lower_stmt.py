@@ -7,6 +7,7 @@ from typing import Sequence
 import libcst as cst
 
 from dpsens import ir
+from dpsens.frontend import choices
 from dpsens.frontend.lower_expr import ExprLowerer, effects_of
 
 _UNSUPPORTED_STATEMENTS = {
@@ -62,12 +63,12 @@ class StmtLowerer(ExprLowerer):
             for part in node.body:
                 self.current_line = self.lines.get(part, self.current_line)
                 out_suite.append(self.small(part))
-            return tuple(out_suite)
+            return choices.fold(tuple(out_suite))
         statements: Sequence[cst.CSTNode] = node.body
         out: list[ir.Stmt] = []
         for statement in statements:
             out.extend(self.statement(statement, scope))
-        return tuple(out)
+        return choices.fold(tuple(out))
 
     def statement(self, node: cst.CSTNode, scope: str) -> list[ir.Stmt]:
         """Lower one statement (a simple line may hold several)."""
@@ -142,7 +143,7 @@ class StmtLowerer(ExprLowerer):
     def _if(self, node: cst.If, scope: str) -> ir.If:
         orelse: tuple[ir.Stmt, ...] = ()
         if isinstance(node.orelse, cst.If):
-            orelse = (self._if(node.orelse, scope),)
+            orelse = choices.fold((self._if(node.orelse, scope),))
         elif isinstance(node.orelse, cst.Else):
             orelse = self.block(node.orelse.body, scope)
         return ir.If(self.span(node), self.lower(node.test), self.block(node.body, scope), orelse)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
 from dpsens import types as T
+from dpsens.frontend import choices
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.call_site import CallSite
 from dpsens.infer.values import UNKNOWN, Value, is_list, join, tuple_value, unknown
@@ -73,6 +74,10 @@ class CallRules:
                 and not (qualified or "").startswith(_STATEFUL) \
                 and not any(v.type == UNKNOWN for v in (*args, *keywords.values()))
             return self._unknown_call(e, callee, args, keywords, label, keeps=not stateless)
+        if ref == "numpy.where" and len(e.args) == 3 and not keywords:
+            part = choices.extreme(*e.args)  # np.where(a > b, a, b): R-if-extreme
+            if part is not None and self.program.rules.get(f"numpy.{part}imum") is not None:
+                callee, args = Value(T.Callable_(f"numpy.{part}imum"), callee.ctx), args[1:]
         refusals, inlined, before = self.shared.refusals, self.shared.inlined, dict(self.env)
         result = self.call_value(callee, args, keywords, e.span, label)
         inputs = C.total(a.ctx for a in (callee, *args, *keywords.values()))
@@ -240,6 +245,15 @@ class CallRules:
             return self.call_function_parameter(ref[1], ref[2], args, span)
         return self.refuse(span, f"call to '{label}' has no dpsens rule or analyzable body",
                            (callee, *args, *keywords.values()), code="DPS203")
+
+    def apply_rule(self: Analysis, qualname: str, arguments: Sequence[Value],
+                   span: object) -> Value | None:
+        """The value of a call of a stubbed function on these arguments (None: no rule, as
+        when a stub directory replaced numpy's)."""
+        rule = self.program.rules.get(qualname)
+        if rule is None:
+            return None
+        return self.program.rules.apply(self, rule, list(arguments), {}, span)  # type: ignore[arg-type]
 
     # -- analyzed top-level functions ----------------------------------------
     def call_summary(self: Analysis, summary: Summary, args: Sequence[Value],

@@ -11,6 +11,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.codes import severity_of
 from dpsens.diagnostics import Span
+from dpsens.frontend import choices
 from dpsens.infer import arith, masks, ranges, rowwise
 from dpsens.infer.calls import CallRules
 from dpsens.infer.counted import choice_taint
@@ -333,6 +334,9 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             self.reveal(test.ctx, seen)  # which arm's effect happens (R-observed)
             if arms[0][1] or arms[1][1]:
                 outer.items.append(Choice((tuple(arms[0][1]), tuple(arms[1][1]))))
+            extreme = self._extreme(e, arms[0][0], arms[1][0])
+            if extreme is not None:
+                return extreme
             branches = join(arms[0][0], arms[1][0])
             taint = choice_taint(self, test, arms[0][0], arms[1][0])
             return branches.with_ctx(C.add(branches.ctx, taint))
@@ -345,6 +349,26 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if isinstance(e, ir.Call):
             return self.call(e)
         return self.unsupported_expr(e)
+
+    def _extreme(self, e: ir.IfExp, first: Value, second: Value) -> Value | None:
+        """R-if-extreme: the max or min that a choice between scalars is, or None."""
+        if not (isinstance(first.type, T.Scalar) and isinstance(second.type, T.Scalar)):
+            return None  # arrays have no truth value; numpy raises
+        kind = choices.extreme(e.test, e.body, e.orelse)
+        if kind is not None:
+            return self.apply_rule(f"builtins.{kind}", (first, second), e.span)
+        clamp = choices.clamp(e.test, e.body, e.orelse)
+        if clamp is None:
+            return None
+        outer, bound, other, order = clamp
+        b, c = self.expr(bound), self.expr(other)  # numbers or names: read again, unchanged
+        if b.exact is None or c.exact is None:
+            return None
+        holds = (sp.Le if order == "le" else sp.Ge)(c.exact, b.exact)
+        if holds is not sp.true:
+            return None
+        inner = second if e.body is bound or choices.same(e.body, bound) else first
+        return self.apply_rule(f"builtins.{outer}", (inner, b), e.span)
 
     def _reporter(self, span: Span) -> arith.Report:
         return lambda code, message: self.report(span, code, message)
@@ -439,7 +463,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         index = [tuple(None if p is None else next(given) for p in (i.lower, i.upper, i.step))
                  if isinstance(i, ir.Slice) else next(given) for i in e.index]
         if len(index) == 1 and masks.is_mask(index[0]):
-            chosen = masks.selected(self, base, index[0], e.span)  # type: ignore[arg-type]
+            # v[v > 0] holds the positive entries: its sum is that of np.maximum(v, 0).
+            part = choices.extreme(e.index[0], e.value, ir.Const(e.span, 0)) \
+                if not isinstance(e.index[0], ir.Slice) else None
+            chosen = masks.selected(self, base, index[0], e.span, part)  # type: ignore[arg-type]
             if chosen is not None:
                 return chosen
         value = subscript(base, index, self._reporter(e.span), self.assume)

@@ -34,29 +34,27 @@ def is_mask(value: object) -> bool:
         and value.rowwise is not None and value.rowwise.binary
 
 
-def selected(a: Analysis, base: Value, mask: Value, span: object) -> Value | None:
-    """``base[mask]`` for a vector or matrix base, or None (another kind of base)."""
+def selected(a: Analysis, base: Value, mask: Value, span: object,
+             part: str | None = None) -> Value | None:
+    """``base[mask]`` for a vector or matrix base, or None (another kind of base).
+    ``part`` is "max" when the mask is ``base > 0`` (or ``>=``), "min" when it is
+    ``base < 0``: the entries kept are then those of np.maximum(base, 0) or np.minimum
+    that are not 0 (R-select)."""
     t, m = base.type, mask.type
     if not isinstance(t, (T.Vector, T.Matrix)) or not isinstance(m, T.Vector):
         return None
-    count = _apply(a, "numpy.sum", (mask,), span)
+    count = a.apply_rule("numpy.sum", (mask,), span)
     if count is None:
         return None  # no rule for np.sum (a stub directory replaced numpy's)
     length = t.length if isinstance(t, T.Vector) else t.rows
     if m.length != length:
         a.assume(sp.Eq(length, m.length))  # numpy raises IndexError otherwise
-    masked = _apply(a, "numpy.where", (mask, base, number(0)), span) \
-        if isinstance(t, T.Vector) else None
+    masked = None
+    if isinstance(t, T.Vector):
+        masked = a.apply_rule(f"numpy.{part}imum", (base, number(0)), span) if part \
+            else a.apply_rule("numpy.where", (mask, base, number(0)), span)
     return Value(SELECTED, C.blow_up(C.add(base.ctx, mask.ctx)),
                  selection=Selection(masked, count, t))
-
-
-def _apply(a: Analysis, qualname: str, arguments: tuple[Value, ...], span: object) -> Value | None:
-    """The value of a call of a stubbed numpy function on these arguments."""
-    rule = a.program.rules.get(qualname)
-    if rule is None:
-        return None
-    return a.program.rules.apply(a, rule, list(arguments), {}, span)  # type: ignore[arg-type]
 
 
 __all__ = ["SELECTED", "is_mask", "selected"]

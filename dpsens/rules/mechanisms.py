@@ -502,24 +502,28 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         a.report(span, "DPS406", f"sample() needs 0 < k <= rows, got k = {E.render(k)} of "
                  f"{E.render(population)}")
         return unknown(C.total([m1.ctx, m2.ctx]))
-    parts = []
-    sources = {}
-    for value in (m1, m2):
-        if not T.unit_rows(value.type):
-            # Amplification needs the body private against replacing a row by any other
-            # row, which costs more than a neighbour's change (K12, K26): the sample is a
-            # sub-matrix (a sub-vector), as close as the whole.
-            if not value.public:
+    if not all(T.unit_rows(value.type) for value in (m1, m2)):
+        # Amplification needs the body private against replacing a row of the sample by
+        # any other row, in both outputs at once, which costs more than a neighbour's
+        # change (K12, K26): each output is a sub-matrix (a sub-vector), as close as the
+        # whole. A public output shows which rows were drawn, which no other output may
+        # then hide.
+        for value in (m1, m2):
+            if not T.unit_rows(value.type) and not value.public:
                 a.report(span, "DPS408", f"sample() of {value.type.show()} is not amplified: "
                          f"{_why_not_amplified(value.type)}")
-            parts.append(Value(_with_rows(value.type, k), value.ctx))
-            continue
-        pseudo = a.fresh_variable(SAMPLE_PREFIX[1:], _with_rows(value.type, k))
-        sources[pseudo] = value.ctx
-        parts.append(Value(_with_rows(value.type, k), C.single(pseudo)))
-    if sources:
-        a.open_sample(_scope(k, population, sources))
-    return tuple_value(tuple(parts))
+            elif not T.unit_rows(value.type) and not (m1.public and m2.public):
+                a.report(span, "DPS408", f"sample() is not amplified: the public "
+                         f"{value.type.show()} it samples shows which rows were drawn")
+        return tuple_value(tuple(Value(_with_rows(v.type, k), v.ctx) for v in (m1, m2)))
+    # One row drawn is one row of each output, which move together: one variable stands
+    # for the sample, and its spends are amplified as one (a release of both outputs
+    # pays for replacing the row in both). A change of a source reaches the sample
+    # through both outputs, in different rows unless they are the same array.
+    pseudo = a.fresh_variable(SAMPLE_PREFIX[1:], _with_rows(m1.type, k))
+    source = m1.ctx if m1 is m2 else C.add(m1.ctx, m2.ctx)
+    a.open_sample(_scope(k, population, {pseudo: source}))
+    return tuple_value(tuple(Value(_with_rows(v.type, k), C.single(pseudo)) for v in (m1, m2)))
 
 
 def _why_not_amplified(t: T.Type) -> str:

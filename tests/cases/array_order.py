@@ -131,7 +131,8 @@ def where_public_condition(v: MetricVector[L1, Real], u: MetricVector[L1, Real],
 
 
 def where_on_a_real_condition(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=inf
-    return np.where(v > 0.0, v, 0.0)  # a real comparison flips for any move
+    return np.where(v > 0.0, v, 1.0)  # a real comparison flips for any move, by 1 at 0
+    # (np.where(v > 0.0, v, 0.0) is np.maximum(v, 0.0), 1: R-if-extreme in extremes.py)
 
 
 def indicator_by_where(v: MetricVector[L1, Data]) -> Real:  # expect: v=1

@@ -481,3 +481,11 @@ def raised_on_an_entry(v: MetricVector[L1, Real], y: Real) -> Priv[Real]:  # exp
 
 def randomized_over_40(age: Real, eps: Static[float]) -> Priv[Data]:  # expect: age=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
     return randomized_response(eps, age > 40.0)  # a bit flips at most once: eps (it was inf)
+
+
+# A public companion shows which rows were drawn: nothing is amplified (D126 claimed
+# log(1 + 2*(e - 1)/rows) while the released ids give the sample away).
+def public_companion(m: MetricMatrix[L_inf, Data], ids: Static[MetricMatrix[L_inf, Real]]) -> Priv[Real]:  # expect: m=(1, 0); ids=static; accounting=sequential
+    batch, batch_ids = sample(2, m, ids)  # E: DPS408
+    noisy = laplace_mechanism(1.0, 1.0, count(lambda r: r[0] > 0.0, batch))
+    return noisy + 10000.0 * batch_ids[0][0] + 10000000.0 * batch_ids[1][0]

@@ -1,0 +1,118 @@
+"""R-if-extreme: a branch choosing between the two values its test compares is max or min.
+
+The test flips only where the two values are equal, so the result does not jump:
+`x if x > 0 else 0.0` is max(x, 0), 1-sensitive, where R-if alone gives ∞. The
+traps below choose something else than the compared values, or compare with a
+value other than the one chosen, and jump where the test flips.
+"""
+
+import numpy as np
+
+from dpsens import L1, L2, L_inf, MetricVector, Real, Static
+
+
+def relu(x: Real) -> Real:  # expect: x=1
+    return x if x > 0 else 0.0
+
+
+def larger_by_return(x: Real, y: Real) -> Real:  # expect: x=1; y=1
+    if x > y:
+        return x
+    return y
+
+
+def smaller_by_else_return(x: Real, y: Real) -> Real:  # expect: x=1; y=1
+    if x <= y:
+        return x
+    else:
+        return y
+
+
+def smaller_by_swapped_arms(x: Real, y: Real) -> Real:  # expect: x=3; y=1
+    return 3 * x if y > 3 * x else y
+
+
+def larger_by_assignment(x: Real, y: Real) -> Real:  # expect: x=2; y=2
+    if x < y:
+        z = y
+    else:
+        z = x
+    return 2 * z
+
+
+def clipped_by_hand(x: Real, lo: Static[float], hi: Static[float]) -> Real:  # expect: x=1; lo=static; hi=static
+    if x > hi:
+        x = hi
+    if x < lo:
+        x = lo
+    return x
+
+
+def clipped_by_elif(x: Real) -> Real:  # expect: x=1
+    y = x
+    if y > 1.0:
+        y = 1.0
+    elif y < -1.0:
+        y = -1.0
+    return y
+
+
+def clipped_by_returns(x: Real) -> Real:  # expect: x=1
+    if x > 1.0:
+        return 1.0
+    elif x < -1.0:
+        return -1.0
+    return x
+
+
+def relu_of_entries(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return float(np.sum(np.where(v > 0, v, 0.0)))
+
+
+def relu_of_entries_written_backwards(v: MetricVector[L2, Real]) -> MetricVector[L2, Real]:  # expect: v=1
+    return np.where(0.0 >= v, 0.0, v)
+
+
+def entrywise_larger(a: MetricVector[L1, Real], b: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: a=1; b=1; assumes=len(b) == len(a)
+    return np.where(a > b, a, b)
+
+
+def sum_of_positive_entries(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return float(np.sum(v[v > 0]))
+
+
+def sum_of_negative_entries(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v)
+    return float(np.sum(v[v < 0.0]))
+
+
+# Traps: each jumps where its test flips.
+
+def jump_at_one(x: Real) -> Real:  # expect: x=inf
+    return x if x > 1.0 else 0.0
+
+
+def compared_with_another(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    return x if x > y else 0.0
+
+
+def assigned_something_else(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    if x > y:
+        x = 2 * y
+    return x
+
+
+def entries_above_one(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    return float(np.sum(v[v > 1.0]))
+
+
+def where_with_other_arms(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    return float(np.sum(np.where(v > 0, 1.0 + v, 0.0)))
+
+
+def bounds_in_the_wrong_order(x: Real) -> Real:  # expect: x=inf
+    y = x
+    if y > -1.0:
+        y = -1.0  # everything above -1 goes to -1, everything else to 1
+    elif y < 1.0:
+        y = 1.0
+    return y
