@@ -479,7 +479,7 @@ def _scale_of(factor: Value, divide: bool) -> E.Expr | None:
     if isinstance(factor.type, (T.Vector, T.Matrix)):
         return None if divide else factor.bound
     if divide:
-        return E.div(E.ONE, E.absolute(factor.exact)) if factor.exact is not None else None
+        return E.over_absolute(E.ONE, factor.exact) if factor.exact is not None else None
     return factor.magnitude()
 
 

@@ -174,7 +174,7 @@ def operation(op: str, a: Value, b: Value, value: E.Expr) -> Rounding | None:
             return None
         rounding = Fraction(0) if _power_of_two(rb) else U
         rel = (ra.rel + rb.rel + rounding * (1 + ra.rel)) / (1 - rb.rel)
-        return Rounding(value, E.div(ra.scale, E.absolute(rb.value)), _tidy(rel), ra.tight)
+        return Rounding(value, E.over_absolute(ra.scale, rb.value), _tidy(rel), ra.tight)
     if op == "**":
         return _power(ra, rb, value)
     return None  # % and //: see remainder_bound

@@ -225,8 +225,15 @@ def geometric(ratio: sp.Expr, count: sp.Expr) -> sp.Expr:
 
 @remembered
 def absolute(e: sp.Expr) -> sp.Expr:
-    """|e| simplified with the symbols' assumptions."""
+    """|e| simplified with the symbols' assumptions (a too long number rounded up)."""
     return _normal(sp.Abs(e))
+
+
+def over_absolute(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """a / |b|, rounded up only once divided: |b| rounded up first would make the quotient
+    smaller than it is ((1 + 1e-200)² has a 1300-bit denominator; its rounded-up
+    1.00001 made x / c 0.99999-sensitive, and a loop of them 4.5e-5: D127)."""
+    return div(a, sp.Abs(b))
 
 
 @remembered

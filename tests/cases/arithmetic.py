@@ -237,3 +237,11 @@ def divided_by_a_cancelled_static(x: Real, c: Static[float]) -> Real:  # expect:
 
 def tenth_of_a_static(x: Real, c: Static[float]) -> Real:  # expect: x=inf; c=static
     return scaled_by_a_cancelling_static(x, c * 0.1)  # E: DPS305
+
+
+def divided_by_a_long_fraction(x: Real) -> Real:  # expect: x=1.00001
+    # (1 + 1e-200)² is kept exact (Python's float, 1.0, agrees with it), a fraction too
+    # long to print, so it is rounded up; a divisor rounded up made x / d 0.99999 (D127).
+    a = 1.0 + 1e-200
+    d = a * a
+    return x / d
