@@ -241,3 +241,18 @@ def test_advanced_composition_spends_delta_prime_beyond_the_steps_delta(tmp_path
     assert rounds["accounting"] == "advanced"
     assert abs(float(bits["epsilon"]) - 15.5136) < 1e-3
     assert bits["delta"] == "1001/100000"
+
+
+def test_an_epsilon_too_large_for_floats_is_composed_exactly(tmp_path: Path) -> None:
+    """ε = 1e200 squares to inf: zCDP's accountant refused it with a ValueError, which was
+    an internal error (DPS001) and a function missing from the report."""
+    program = tmp_path / "huge.py"
+    program.write_text(
+        "from dpsens import Real, Priv, laplace_mechanism\n\n\n"
+        "def huge(x: Real) -> Priv[Real]:\n"
+        "    return laplace_mechanism(1.0, 1e200, x) + laplace_mechanism(1.0, 1.0, x)\n")
+    [file] = check_paths([str(program)]).files
+    assert not file.diagnostics
+    [report] = file.functions
+    [x] = report["params"]
+    assert (x["epsilon"], x["delta"]) == (str(10**200 + 1), "0")

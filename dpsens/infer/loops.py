@@ -918,7 +918,15 @@ def _sums(a: Analysis, s: ir.For, body: Analysis, saved: dict[str, object], carr
 def _closed_sum(term: E.Expr, j: sp.Dummy, count: E.Expr) -> E.Expr | None:
     """Σ_{j<count} term in closed form, or None when sympy leaves a sum, a case split or
     an undefined value."""
-    total = sp.summation(term, (j, 0, count - 1))
+    # sympy sums |j + c| of a symbol c only by case splits, and recursed without end on
+    # it (a RecursionError after 35 s): |a + b| ≤ |a| + |b| bounds the term from above,
+    # and |j| = j on 0 ≤ j < count.
+    term = term.replace(lambda e: isinstance(e, sp.Abs) and e.args[0].is_Add and e.has(j),
+                        lambda e: sp.Add(*(sp.Abs(t) for t in e.args[0].args))).subs(sp.Abs(j), j)
+    try:
+        total = sp.summation(term, (j, 0, count - 1))
+    except RecursionError:
+        return None
     return None if total.has(sp.Sum, sp.Piecewise, sp.nan, sp.zoo) else total
 
 

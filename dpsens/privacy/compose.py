@@ -19,7 +19,7 @@ composition's by at most δ' (the slack δ' is configured for).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import sympy as sp
 
@@ -47,11 +47,13 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
     vacuous = _numeric(delta) and float(delta) >= 1  # every mechanism is (0, 1)-DP
     if not vacuous and (not _numeric(epsilon) or E.is_inf(epsilon) or E.is_zero(epsilon)):
         return _symbolic_zcdp(history, delta_prime) or best
-    exact = _gaussian_dp(history, delta_prime)
-    candidates = [_advanced(history, delta_prime), _amplified_best(history, delta_prime)]
+    exact = _attempt(_gaussian_dp, history, delta_prime)
+    candidates = [_attempt(_advanced, history, delta_prime),
+                  _attempt(_amplified_best, history, delta_prime)]
     # The exact curve is below zCDP, RDP and PLD at the same δ', so they need not run.
-    candidates += [exact] if exact is not None else [_zcdp(history, delta_prime),
-                                                     *_dp_accounting(history, delta_prime)]
+    candidates += [exact] if exact is not None else [
+        _attempt(_zcdp, history, delta_prime),
+        *(_attempt(lambda h, d: tuple(_dp_accounting(h, d)), history, delta_prime) or ())]
     # The other theorems spend δ' beyond the charges' own δ (advanced composition: kδ + δ'):
     # up to that much more than basic composition's δ is what δ' is configured for.
     limit = (float(delta) if _numeric(delta) else 0.0) + delta_prime + 1e-15
@@ -65,6 +67,16 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
         if better and float(candidate.delta) <= max(float(best.delta), limit):
             best = candidate
     return best
+
+
+def _attempt(theorem: Any, history: tuple[VarItem, ...], delta_prime: float) -> Any:
+    """A numeric theorem's bound, or None when its floats cannot hold these numbers
+    (ε = 1e200 squares to inf: the accountants refuse it with a ValueError, which was an
+    internal error); basic composition, exact, still stands."""
+    try:
+        return theorem(history, delta_prime)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
 
 
 def basic(history: tuple[VarItem, ...]) -> tuple[E.Expr, E.Expr]:

@@ -366,3 +366,12 @@ def test_on_data_in_the_loop(x: Real, y: Real, k: Static[int]) -> Real:  # expec
         else:
             x = x + y
     return x
+
+
+def index_plus_a_static_float(y: Real, k: Static[int], c: Static[float]) -> Real:  # expect: y=0.5*k**2 + 1*k*abs(c) - 0.5*k; k=static; c=static; assumes=k >= 0
+    # Σ_{i<k} |c + i| ≤ Σ (i + |c|): sympy summed |i + c| only by case splits and
+    # recursed without end (DPS001 after 35 s).
+    s = 0.0
+    for i in range(k):
+        s = s + (c + i) * y
+    return s
