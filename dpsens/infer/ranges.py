@@ -159,7 +159,13 @@ def binary(op: str, a: Interval | None, b: Interval | None,
     if op == "*":
         corners = [E.mul(x, y) for x in a for y in b]
         lo, hi = _least(corners), _greatest(corners)
-        return (lo, hi) if lo is not None and hi is not None else None
+        if lo is not None and hi is not None:
+            return lo, hi
+        # Corners of unknown order (a static factor θ of unknown sign): |xy| is at most
+        # the largest |x| times the largest |y| (θ·clip(x, -1, 1) lies in [-|θ|, |θ|]).
+        most = E.mul(E.absolute(sp.Max(sp.Abs(a[0]), sp.Abs(a[1]))),
+                     E.absolute(sp.Max(sp.Abs(b[0]), sp.Abs(b[1]))))
+        return (-most, most) if not E.is_inf(most) else None
     if op == "/" and b[0] == b[1] and not E.is_zero(b[0]):
         return binary("*", a, (E.div(E.ONE, b[0]),) * 2)
     if op == "**" and b[0] == b[1] and b[0].is_Integer and 1 <= b[0] <= 64:

@@ -226,7 +226,9 @@ def geometric(ratio: sp.Expr, count: sp.Expr) -> sp.Expr:
 @remembered
 def absolute(e: sp.Expr) -> sp.Expr:
     """|e| simplified with the symbols' assumptions (a too long number rounded up)."""
-    return _normal(sp.Abs(e))
+    if not e.is_number and (-e).is_nonnegative:
+        e = -e  # sympy keeps abs(-abs(θ)) as abs(abs(θ))
+    return _normal(e if not e.is_number and e.is_nonnegative else sp.Abs(e))
 
 
 def over_absolute(a: sp.Expr, b: sp.Expr) -> sp.Expr:

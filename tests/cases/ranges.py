@@ -134,3 +134,10 @@ def clamps_of_a_static(v: MetricVector[L_inf, Data], c: Static[float]) -> Real: 
     # [min(0, c), c] at this call: which way it goes is not known (c may be negative), so
     # the product rule's 2·|c|·|c| stands (max(|c|, −min(0, c)) is |c|).
     return clamp_to(v[0], c) * clamp_to(v[1], c)
+
+
+def static_factor_then_product(theta: Static[float], x: Real) -> Real:  # expect: theta=static; x=2*abs(theta)
+    # θ·c of a clipped c lies in [-|θ|, |θ|] whatever θ's sign: the corners' order was
+    # unknown, so the bound was lost and (θ·c)·c was inf (θ·(c·c) was 2·|θ|).
+    c = float(np.clip(x, -1.0, 1.0))
+    return (theta * c) * c
