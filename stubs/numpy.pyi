@@ -2,7 +2,7 @@
 # functions not listed here are unbounded (inf) and reported (DPS203).
 from typing import Any, TypeVar
 
-from dpsens import Real, Static
+from dpsens import Integer, Real, Static
 from dpsens.stub import rule, sensitivity, static_value
 
 T = TypeVar("T")
@@ -148,13 +148,18 @@ def ones_like(a: Any) -> Any:
     """A public array of ones of a's shape."""
 
 @rule("zeros")
-def zeros(shape: Static[Any]) -> Any:
+def zeros(shape: Static[Any], dtype: Static[Any] = ...) -> Any:
     """A public array of zeros."""
 
 @rule("zeros")
-def ones(shape: Static[Any]) -> Any:
+def ones(shape: Static[Any], dtype: Static[Any] = ...) -> Any:
     """A public array of ones."""
 
 @rule("float")
 def float64(x: Any) -> Real:
     """numpy's float scalar of a number: identity, measured as a real."""
+
+@rule("int")
+def int64(x: Any) -> Integer:
+    """numpy's integer scalar of a number: truncated as int() does (wraparound of values
+    beyond 2**63 is outside the model)."""

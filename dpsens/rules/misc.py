@@ -431,11 +431,32 @@ def zeros(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if any(d is None for d in dims) or len(dims) not in (1, 2):
         a.report(span, "DPS301", "the shape must be a known integer or pair of integers")  # type: ignore[arg-type]
         return unknown(extra)
+    kind = _entry_kind(bound.get("dtype"))
+    if kind is None:
+        a.report(span, "DPS301", f"{rule.qualname.split('.')[-1]}() with this dtype is not "  # type: ignore[arg-type]
+                 "analyzed (int, float, bool and numpy's int64, float64 and bool_ are)")
+        return unknown(extra)
     # Every entry is 0 or 1: the bound on a public array's entries (arith._scaled).
+    # An integer or bool array truncates what is stored into it: storing a real there
+    # is unbounded (T.element_factor), a count is stored as it is.
     entry = E.ONE if rule.qualname.endswith(".ones") else E.ZERO
     if len(dims) == 1:
-        return Value(T.Vector("L1", "Real", dims[0]), extra, bound=entry)
-    return Value(T.Matrix("L1", "Real", dims[0], dims[1]), extra, bound=entry)
+        return Value(T.Vector("L1", kind, dims[0]), extra, bound=entry)
+    return Value(T.Matrix("L1", kind, dims[0], dims[1]), extra, bound=entry)
+
+
+_DTYPES = {"builtins.float": "Real", "numpy.float64": "Real", "numpy.double": "Real",
+           "builtins.int": "Integer", "numpy.int64": "Integer", "numpy.int_": "Integer",
+           "numpy.intp": "Integer", "builtins.bool": "Bool", "numpy.bool_": "Bool"}
+
+
+def _entry_kind(dtype: Value | None) -> str | None:
+    """The entries' kind for np.zeros' dtype (Real without one), or None: not analyzed
+    (narrower integers wrap around, narrower floats round, strings are not read)."""
+    if dtype is None or dtype.type == T.Opaque("None"):
+        return "Real"
+    ref = dtype.type.ref if isinstance(dtype.type, T.Callable_) else None
+    return _DTYPES.get(ref) if isinstance(ref, str) else None
 
 
 def zeros_like(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -270,3 +270,22 @@ def scattered_by_plain_store(v: MetricVector[L1, Data], k: Static[int]) -> Metri
         g = int(e)
         counts[g] = counts[g] + 1  # the same as counts[g] += 1 (it was inf)
     return counts
+
+
+def counts_into_an_integer_array(v: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: v=4
+    # Sound; the truth is 2 (an entry leaves one count and joins another): the loop's
+    # counts are not known to be disjoint. np.zeros(4, dtype=int) was DPS303 and inf.
+    out = np.zeros(4, dtype=int)
+    for i in range(4):
+        out[i] = np.sum(v == i)
+    return out * 1.0
+
+
+def real_stored_into_an_integer_array(x: Real) -> Real:  # expect: x=inf
+    out = np.zeros(2, dtype=int)
+    out[0] = 0.5 * x  # truncated: 0.5 * 1.9 and 0.5 * 2.1 are stored as 0 and 1
+    return float(out[0])
+
+
+def real_made_a_numpy_integer(x: Real) -> Real:  # expect: x=inf
+    return float(np.int64(0.5 * x))
