@@ -73,7 +73,7 @@ def same(a: ir.Expr | ir.Slice | None, b: ir.Expr | ir.Slice | None) -> bool:
         assert isinstance(b, ir.Const)
         return _number(a.value) and _number(b.value) and a.value == b.value
     return all(field.name == "span" or _same_field(getattr(a, field.name), getattr(b, field.name))
-               for field in dataclasses.fields(a))  # type: ignore[arg-type]
+               for field in dataclasses.fields(a))
 
 
 def _same_field(a: object, b: object) -> bool:
