@@ -248,6 +248,16 @@ _register(
     "apply(lambda t: t + y, x)   # y is captured",
 )
 _register(
+    "DPS311", "unbounded-from-here", "note",
+    "Explains a parameter reported unbounded (inf) that no error explains: where a value "
+    "first became unbounded in it, and by which rule (a branch on a comparison of reals, "
+    "a product of two sensitive values, a comparison used as a number, a sensitive "
+    "index, a call whose rule or report is unbounded).",
+    "Such values are sound to call unbounded, not errors; the note shows what to change "
+    "(clip before comparing, use np.clip or max/min, keep one factor public).",
+    "def f(x: Real, y: Real) -> Real:\n    return x * y   # DPS311: x and y unbounded here",
+)
+_register(
     "DPS401", "mechanism-metric", "error",
     "A noise mechanism receives a value measured in a metric its guarantee does not "
     "cover: Laplace needs a real number or an (L1, Real) container, the Gaussian "

@@ -64,5 +64,6 @@ def test_case_file(case: Path) -> None:
         got = {k: v for k, v in reported[name].items()
                if k in fields or k in ("assumes", "accounting")}
         assert got == fields, f"{case.name}:{name}"
-    found = {(d.line, d.code) for d in report.diagnostics}
+    # DPS311 notes explain reported infinities (tests/test_notes.py), and are not findings.
+    found = {(d.line, d.code) for d in report.diagnostics if d.code != "DPS311"}
     assert found == expected_diagnostics

@@ -79,8 +79,13 @@ class CallRules:
             if part is not None and self.program.rules.get(f"numpy.{part}imum") is not None:
                 callee, args = Value(T.Callable_(f"numpy.{part}imum"), callee.ctx), args[1:]
         refusals, inlined, before = self.shared.refusals, self.shared.inlined, dict(self.env)
+        seen = self.diagnostics_seen()
         result = self.call_value(callee, args, keywords, e.span, label)
         inputs = C.total(a.ctx for a in (callee, *args, *keywords.values()))
+        if self.diagnostics_seen() == seen:
+            self.unbounded_here(e.span, result.ctx, [a.ctx for a in (
+                callee, *args, *keywords.values())], f"'{label}' is unbounded in its arguments "
+                "(its rule, or its own report, says so)")
         if self.shared.refusals > refusals:
             # Not understood (np.abs(v, w) writes w): any array it was given may have changed.
             for expr in (*e.args, *(k.value for k in e.keywords)):

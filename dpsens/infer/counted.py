@@ -20,6 +20,7 @@ from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
 if TYPE_CHECKING:
+    from dpsens.diagnostics import Span
     from dpsens.infer.engine import Analysis
 
 def counted_branch(a: Analysis, statement: ir.If, test: Value) -> bool:
@@ -254,7 +255,8 @@ def _difference(first: Value | None, second: Value | None) -> E.Expr | None:
     return E.add(bounds[0], bounds[1])
 
 
-def choice_taint(a: Analysis, test: Value, first: Value | None, second: Value | None) -> C.Context:
+def choice_taint(a: Analysis, test: Value, first: Value | None, second: Value | None,
+                 span: Span | None = None) -> C.Context:
     """What the condition adds to a value it chooses between two arms (R-if-public-arms).
 
     When both arms are public numbers p and q, the result moves by |p − q| where the
@@ -266,7 +268,11 @@ def choice_taint(a: Analysis, test: Value, first: Value | None, second: Value | 
     if gap is None:
         gap = _hull_gap(first, second)
     if gap is None:
-        return C.blow_up(test.ctx)
+        taint = C.blow_up(test.ctx)
+        if span is not None:
+            a.unbounded_here(span, taint, (), "a value chosen by this condition is unbounded "
+                             "in what the condition depends on: it may flip, and the value jump")
+        return taint
     # A Bool's own distance bounds how often it flips; a number's truth (``if y``) is a
     # step: it flips under any change, however small, of a variable that is not discrete.
     boolean = isinstance(test.type, T.Scalar) and test.type.kind == "Bool"

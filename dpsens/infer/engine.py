@@ -36,6 +36,9 @@ _CONSTANTS = {"math.pi": E.PI, "numpy.pi": E.PI, "math.tau": 2 * E.PI,
               "math.e": E.EULER, "numpy.e": E.EULER}
 
 
+CAUSES = 3  # causes kept per variable for DPS311 notes
+
+
 @dataclass
 class _Shared:
     """State one function's analysis shares with the analyses of its nested bodies."""
@@ -78,6 +81,9 @@ class _Shared:
     # ``matrix[lo:hi, ...]`` in a range loop with a symbolic index (loops.py).
     slice_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
+    # variable -> where values first became unbounded in it without a diagnostic, and by
+    # which rule (at most CAUSES each): DPS311 notes for parameters reported unbounded.
+    causes: dict[str, list[tuple[Span, str]]] = field(default_factory=dict)
     reads_state: bool = False  # reads a global some function may change (R-global)
     refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
     errors: int = 0  # error diagnostics reported so far
@@ -130,6 +136,22 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         """Record a diagnostic at a span of this module."""
         self.shared.errors += severity_of(code) == "error"
         self.program.report(self.module, span, code, message)
+
+    def unbounded_here(self, span: Span, ctx: C.Context, operands: Sequence[C.Context],
+                       reason: str) -> None:
+        """Remember that ``ctx`` is unbounded in variables no operand was: the cause a
+        DPS311 note gives if a parameter among them is reported unbounded."""
+        for name, r in ctx.items():
+            if E.is_inf(r) and not any(E.is_inf(o.get(name, E.ZERO)) for o in operands):
+                found = self.shared.causes.setdefault(name, [])
+                # One per line: a branch on `x > 0` is explained by its comparison.
+                if len(found) < CAUSES and all(reason != why and span.line != where.line
+                                               for where, why in found):
+                    found.append((span, reason))
+
+    def diagnostics_seen(self) -> int:
+        """How many diagnostics this module has: a rule that reported one explains itself."""
+        return len(self.program.diagnostics.get(self.module.path, ()))
 
     def assume(self, condition: E.Expr) -> None:
         """Record a condition the result relies on that could not be decided.
@@ -306,7 +328,13 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             # ``x * x`` multiplies a number by itself, not two numbers of x's interval.
             same = isinstance(e.left, ir.Name) and isinstance(e.right, ir.Name) and \
                 e.left.id == e.right.id
-            return arith.binary(e.op, left, right, self._reporter(e.span), same)
+            seen = self.diagnostics_seen()
+            result = arith.binary(e.op, left, right, self._reporter(e.span), same)
+            if e.op not in ("+", "-") and self.diagnostics_seen() == seen:
+                self.unbounded_here(e.span, result.ctx, (left.ctx, right.ctx),
+                                    f"'{e.op}' of two values that both depend on inputs has no "
+                                    "bounded slope (clip both, or keep one public)")
+            return result
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)
             if e.op in ("-", "+"):
@@ -316,7 +344,11 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             return Value(T.BOOL, arith.truth(operand))
         if isinstance(e, ir.Compare):
             left, right = arith.unify_sizes(self.operands((e.left, e.right)), self.assume)
-            return self._own_cell(e, arith.compare(left, right, e.op, self._reporter(e.span)))
+            compared = arith.compare(left, right, e.op, self._reporter(e.span))
+            self.unbounded_here(e.span, compared.ctx, (left.ctx, right.ctx),
+                                "a comparison of reals is a step: it flips under an arbitrarily "
+                                "small change (compare Data, or use max/min/np.clip)")
+            return self._own_cell(e, compared)
         if isinstance(e, ir.BoolOp):
             return self._boolean(e)
         if isinstance(e, ir.IfExp):
@@ -338,7 +370,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if extreme is not None:
                 return extreme
             branches = join(arms[0][0], arms[1][0])
-            taint = choice_taint(self, test, arms[0][0], arms[1][0])
+            taint = choice_taint(self, test, arms[0][0], arms[1][0], e.test.span)
             return branches.with_ctx(C.add(branches.ctx, taint))
         if isinstance(e, ir.Subscript):
             return self.subscript(e)
@@ -469,7 +501,11 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             chosen = masks.selected(self, base, index[0], e.span, part)  # type: ignore[arg-type]
             if chosen is not None:
                 return chosen
+        seen = self.diagnostics_seen()
         value = subscript(base, index, self._reporter(e.span), self.assume)
+        if self.diagnostics_seen() == seen:
+            self.unbounded_here(e.span, value.ctx, (base.ctx,), "an index that depends on "
+                                "inputs picks another entry under any change of them")
         if base.rowwise is not None:
             value = rowwise.indexed(base, index, value)  # X[:, j]: entry i is row i's
         if (isinstance(e.value, ir.Name) and isinstance(e.index[0], ir.Name) and base.ctx

@@ -1246,6 +1246,8 @@ def _geometric_state(n: E.Expr, s: E.Expr, start: C.Context, added: C.Context) -
 def _unbounded(a, s, count, ratio, rest, initial, pseudo):  # type: ignore[no-untyped-def]
     """Unknown count: only a carried value that is at most 1-sensitive stays bounded."""
     taint = C.blow_up(count.ctx)
+    a.unbounded_here(s.iter.span, taint, (), "a loop count that depends on inputs: one "
+                     "more iteration may change everything the loop computes")
     final = {}
     for u, (growth, start, added) in _subsystems(ratio, rest, initial).items():
         verdict = E.decide_le(growth, E.ONE)

@@ -288,6 +288,9 @@ class MutationRules:
         if isinstance(store, ir.Subscript) and self._reshapes(store.value):
             # m.T[0] = v writes a column of m: its distance is not the stored row's.
             added = C.blow_up(C.add(added, value.ctx))
+        self.unbounded_here(target.span, added, (value.ctx,), "this store may move the array "
+                            "without bound (an index that depends on inputs, an entry kind that "
+                            "truncates or re-measures the value, or a view of other rows)")
         for name in group:
             old = self.env[name]
             if self._reshaped_pair(name, base):

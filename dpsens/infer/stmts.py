@@ -162,12 +162,13 @@ class StatementRules:
         envs = [f.env for f in flows if f.env is not None]
         returned = [f.returned for f in flows if f.returned is not None]
         if envs:
-            self.env = _join_envs(self.env, envs,
-                                  lambda first, second: choice_taint(self, test, first, second))
+            self.env = _join_envs(self.env, envs, lambda first, second: choice_taint(
+                self, test, first, second, statement.test.span))
         result = None
         if returned:
             result = returned[0] if len(returned) == 1 else join(returned[0], returned[1])
-            gap = choice_taint(self, test, *returned) if len(returned) == 2 else taint
+            gap = choice_taint(self, test, *returned, statement.test.span) if len(returned) == 2 \
+                else choice_taint(self, test, None, None, statement.test.span)
             result = result.with_ctx(C.add(result.ctx, gap))
         return Flow(self.env if envs else None, result)
 

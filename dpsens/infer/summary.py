@@ -191,7 +191,21 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
                 if not entry.static:
                     entry.epsilon, entry.delta = E.INF, E.INF
                     summary.histories[entry.name] = (Charge(E.INF, E.INF),)  # callers pay it too
+    _explain_unbounded(program, module, analysis, summaries, kind in PRIVATE)
     return summary
+
+
+def _explain_unbounded(program: Program, module: ir.Module, analysis: Analysis,
+                       summaries: list[ParamSummary], private: bool) -> None:
+    """DPS311 notes: for each parameter reported unbounded, where values first became
+    unbounded in it without a diagnostic saying why."""
+    for param in summaries:
+        unbounded = (E.is_inf(param.epsilon) or E.is_inf(param.delta)) if private \
+            else E.is_inf(param.sensitivity)
+        if param.static or not unbounded:
+            continue
+        for span, why in analysis.shared.causes.get(param.name, ()):
+            program.report(module, span, "DPS311", f"'{param.name}' is unbounded from here: {why}")
 
 
 def _impossible(program: Program, module: ir.Module, function: ir.Function,
