@@ -147,7 +147,6 @@ class StatementRules:
             return Flow(flow.env, flow.returned)
         if counted_branch(self, statement, test):
             return Flow(self.env)
-        taint = C.blow_up(test.ctx)
         flows = []
         spent: list[list[object]] = []
         seen = self.effects()

@@ -17,6 +17,7 @@ from dpsens.sym import expr as E
 from dpsens.sym import facts
 
 if TYPE_CHECKING:
+    from dpsens.infer.engine import Analysis
     from dpsens.infer.program import Program
 
 
