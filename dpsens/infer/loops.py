@@ -651,10 +651,23 @@ def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr, E.Expr]],
         return False
     index = s.target.id
     uses = _count_name(s.body, index)
-    return uses > sum(len(_row_subscripts(s.body, index, name)) for name in rows) \
+    # With cells, an index that only says where iteration i stores its count (out[i] =
+    # np.sum(v == i)) picks a distinct entry each time: the loop need not be unrolled,
+    # which would count each cell on its own (4 for four bins, where the partition is 2).
+    positions = _store_positions(s.body, index) if cells else 0
+    return uses > positions + sum(len(_row_subscripts(s.body, index, name)) for name in rows) \
         + sum(_count_name(tuple(_cell_tests(s.body, index, name)), index)  # type: ignore[arg-type]
               + _count_name(tuple(_batch_slices(s.body, index, name)), index)  # type: ignore[arg-type]
               for name in cells)
+
+
+def _store_positions(body: tuple[ir.Stmt, ...], index: str) -> int:
+    """Stores ``name[index] = ...`` (the index alone, as the whole position) in a body."""
+    return sum(1 for statement in nested_statements(body) if isinstance(statement, ir.Assign)
+               for target in statement.targets if isinstance(target, ir.StoreTarget)
+               and isinstance(target.target, ir.Subscript) and isinstance(target.target.value, ir.Name)
+               and len(target.target.index) == 1 and isinstance(target.target.index[0], ir.Name)
+               and target.target.index[0].id == index)
 
 
 def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple[str, E.Expr, E.Expr]]:

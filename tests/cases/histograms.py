@@ -272,9 +272,10 @@ def scattered_by_plain_store(v: MetricVector[L1, Data], k: Static[int]) -> Metri
     return counts
 
 
-def counts_into_an_integer_array(v: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: v=4
-    # Sound; the truth is 2 (an entry leaves one count and joins another): the loop's
-    # counts are not known to be disjoint. np.zeros(4, dtype=int) was DPS303 and inf.
+def counts_into_an_integer_array(v: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: v=2
+    # An entry leaves one count and joins another (R-loop-partition; stored at out[i], the
+    # four-bin loop was unrolled, each cell counted on its own: 4). np.zeros(4, dtype=int)
+    # was DPS303 and inf.
     out = np.zeros(4, dtype=int)
     for i in range(4):
         out[i] = np.sum(v == i)
@@ -289,3 +290,10 @@ def real_stored_into_an_integer_array(x: Real) -> Real:  # expect: x=inf
 
 def real_made_a_numpy_integer(x: Real) -> Real:  # expect: x=inf
     return float(np.int64(0.5 * x))
+
+
+def counts_stored_with_a_shift(v: MetricVector[L1, Data], x: Real) -> MetricVector[L1, Real]:  # expect: v=2; x=4
+    out = np.zeros(4)
+    for i in range(4):
+        out[i] = np.sum(v == i) + x  # every entry moves with x
+    return out
