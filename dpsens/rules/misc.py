@@ -292,9 +292,20 @@ def to_int(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     # decisions taken from such values would be wrong.
     exact = x.exact if kind in ("Integer", "Bool") and x.exact is not None \
         and x.exact.is_Integer else None
-    # An integer's range holds as it is (a float's would need its rounding).
+    # An integer's range holds as it is. Truncation is monotone, so a real's lies between
+    # the truncations of its least and greatest values: a real moved only by discrete
+    # inputs then moves by at most that width (R-range caps the unbounded truncation:
+    # int(np.clip(d, 0, 3)) of a Data d is 3, of np.clip(d, 0.5, 2.5) 2).
     interval = x.interval if kind in ("Integer", "Bool") and isinstance(x.type, T.Scalar) else None
+    ends = ranges.finite(x.interval) if kind == "Real" and isinstance(x.type, T.Scalar) else None
+    if ends is not None and ends[0].is_number and ends[1].is_number:
+        interval = (_truncated(ends[0]), _truncated(ends[1]))
     return Value(T.INTEGER, ctx, exact, interval=interval)
+
+
+def _truncated(end: E.Expr) -> E.Expr:
+    """int() of a number: toward zero."""
+    return sp.floor(end) if end >= 0 else sp.ceiling(end)
 
 
 def to_bool(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -141,3 +141,17 @@ def static_factor_then_product(theta: Static[float], x: Real) -> Real:  # expect
     # unknown, so the bound was lost and (θ·c)·c was inf (θ·(c·c) was 2·|θ|).
     c = float(np.clip(x, -1.0, 1.0))
     return (theta * c) * c
+
+
+def truncated_clipped_entry(d: Data) -> Real:  # expect: d=3
+    # int() of a real is a step, but of a value only Data moves, within [0, 3]: its
+    # truncation stays in [0, 3] (it was inf).
+    return float(int(np.clip(d, 0.0, 3.0)))
+
+
+def truncated_between_halves(d: Data) -> Real:  # expect: d=2
+    return float(int(np.clip(d, 0.5, 2.5)))  # 0, 1 or 2
+
+
+def truncated_clipped_real(x: Real) -> Real:  # expect: x=inf
+    return float(int(np.clip(x, 0.0, 3.0)))  # a tiny move crosses 1
