@@ -122,10 +122,11 @@ class Subscript:
 
 @dataclass(frozen=True)
 class TupleExpr:
-    """A tuple display."""
+    """A tuple display (or a list display, which reads the same until changed)."""
 
     span: Span
     elts: tuple[Expr, ...]
+    is_list: bool = False  # a list: calls and methods may change it in place
 
 
 @dataclass(frozen=True)

@@ -197,7 +197,7 @@ class ExprLowerer:
             if isinstance(element, cst.StarredElement):
                 return self.unsupported(node, "starred element")
             elts.append(self.lower(element.value))
-        return ir.TupleExpr(self.span(node), tuple(elts))
+        return ir.TupleExpr(self.span(node), tuple(elts), isinstance(node, cst.List))
 
     def _lambda(self, node: cst.BaseExpression) -> ir.Expr:
         assert isinstance(node, cst.Lambda)

@@ -7,7 +7,7 @@ from typing import Sequence
 import libcst as cst
 
 from dpsens import ir
-from dpsens.frontend import choices
+from dpsens.frontend import choices, tuples
 from dpsens.frontend.lower_expr import ExprLowerer, effects_of
 
 _UNSUPPORTED_STATEMENTS = {
@@ -40,7 +40,7 @@ class StmtLowerer(ExprLowerer):
             for p in (*params.posonly_params, *params.params, *params.kwonly_params)
         )
         returns = None if node.returns is None else self.lower(node.returns.annotation)
-        body = self.block(node.body, f"{qualname}.<locals>")
+        body = tuples.split(self.block(node.body, f"{qualname}.<locals>"), lowered)
         if node.asynchronous is not None or self.may_yield and _is_generator(node):
             # Calling it returns a coroutine or a generator, not what the body returns.
             kind = "async function" if node.asynchronous is not None else "generator function"

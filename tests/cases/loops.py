@@ -4,6 +4,8 @@ Correction: the Julia tool charges k for y in x = 2x + y, but three rounds
 give 7·y (x3 = 8·x0 + 7·y).
 """
 
+import random
+
 import numpy as np
 
 from dpsens import L1, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, laplace_mechanism
@@ -375,3 +377,32 @@ def index_plus_a_static_float(y: Real, k: Static[int], c: Static[float]) -> Real
     for i in range(k):
         s = s + (c + i) * y
     return s
+
+
+# A tuple held in a local name is split into one name per component (frontend/tuples.py):
+# each component is 1-sensitive in its own, not 2 in the whole (the loop grew as 2^n).
+def running_pair_in_a_tuple(v: MetricVector[L1, Real]) -> Real:  # expect: v=3
+    acc = (0.0, 0.0)
+    for e in v:
+        acc = (acc[0] + e, acc[1] + 2 * e)
+    return acc[0] + acc[-1]
+
+
+def tuple_returned_whole(x: Real, y: Real) -> tuple[Real, Real]:  # expect: x=3; y=1
+    pair = (x, y)
+    pair = (pair[0] + 2 * x, pair[1])
+    return pair
+
+
+def component_array_changed_in_place(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=inf; x=inf
+    # a store into a component's array keeps the tuple whole (it is not split), and the
+    # array it changes is v's, whose caller sees it
+    acc = (v, 0.0)
+    acc[0][0] = x  # E: DPS205
+    return float(np.sum(acc[0]))
+
+
+def list_display_changed_by_a_call(x: Real) -> Real:  # expect: x=inf
+    weights = [1.0, 2.0]  # a list: not split (random.shuffle reorders it)
+    random.shuffle(weights)
+    return weights[0] * x  # E: DPS305

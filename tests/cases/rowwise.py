@@ -59,8 +59,10 @@ def masks_from_a_tuple(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data
     return float(np.sum(a & b))
 
 
-def masks_kept_in_a_tuple(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
-    pair = data[:, 0] > 0.5, data[:, 1] > 0.5  # a tuple's parts are masks, not their rows
+def masks_kept_in_a_tuple(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=1
+    # A tuple's parts are masks, not their rows; split into one name each (a local
+    # tuple), both are read from the same rows: one changed row moves the count by 1.
+    pair = data[:, 0] > 0.5, data[:, 1] > 0.5
     a, b = pair
     return float(np.sum(a & b))
 
