@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
@@ -381,14 +382,33 @@ class CallRules:
         from dpsens.privacy.ledger import Event, Ledger, Loop, retarget
 
         names = [self.fresh_variable("arg", t) for t in arg_types]
-        args = [(given or {}).get(i) or Value(t, C.single(n))
-                for i, (t, n) in enumerate(zip(arg_types, names))]
+        # A tuple of numbers (fold's accumulator) gets a variable per component: a result
+        # Σ_j c_j·d(part_j) is at most max_j c_j·d(tuple), the tuple's distance being the
+        # sum of its parts' ((acc[0] + e, acc[1] + 2e) is 1 in acc, not 2).
+        components = {n: [self.fresh_variable("arg", e) for e in t.elts]
+                      for i, (t, n) in enumerate(zip(arg_types, names))
+                      if i not in (given or {}) and isinstance(t, T.TupleType) and t.elts
+                      and all(isinstance(e, T.Scalar) for e in t.elts)}
+        args = [(given or {}).get(i) or (
+            tuple_value(tuple(Value(e, C.single(c)) for e, c in zip(t.elts, components[n])))  # type: ignore[union-attr]
+            if n in components else Value(t, C.single(n)))
+            for i, (t, n) in enumerate(zip(arg_types, names))]
         outer, self.ledger = self.ledger, Ledger()
         try:
             result = self.call_value(function, args, {}, span, "function argument")
             spent = self.ledger.items
         finally:
             self.ledger = outer
+        if components:
+            # A component moves at most as far as its tuple: spends on it are the tuple's.
+            spent = retarget(spent, {c: {n: E.ONE} for n, parts in components.items()
+                                     for c in parts})
+            ctx = dict(result.ctx)
+            for n, parts in components.items():
+                slopes = [ctx.pop(c, E.ZERO) for c in parts]
+                if any(not E.is_zero(r) for r in slopes):
+                    ctx[n] = functools.reduce(E.smax, slopes)
+            result = Value(result.type, ctx)
         if spent:
             containers = list(sources)
             each: dict[str, dict[str, E.Expr]] = {}  # arguments paid once per application

@@ -80,3 +80,18 @@ def wrong_arity(x: Real) -> Real:  # expect: x=inf; returns=unknown
 
 def higher_order(f: dp.PrivacyFunction, x: Real) -> Real:  # expect: x=0; f=static
     return 1.0
+
+
+# A tuple accumulator: each component is 1-sensitive in its own part, so f is 1 in the
+# tuple (its distance sums the parts'), not 2; the fold grew as 2^n (6*2**(len(v) - 1)).
+# The unpacked parts each carry the whole fold's bound (3), hence 6 for their sum.
+def running_pair_by_fold(v: MetricVector[L1, Real]) -> Real:  # expect: v=6
+    total, scaled = dp.fold(lambda acc, e: (acc[0] + e, acc[1] + 2 * e), (0.0, 0.0), v)
+    return total + scaled
+
+
+def pair_that_swaps_and_doubles(v: MetricVector[L1, Real]) -> Real:  # expect: v=2*2**(len(v) - 1)
+    # (a, b) -> (2b + e, a): a part has slope 2, so the tuple may double each step (sound;
+    # the truth grows as 2^(len(v)/2))
+    total, other = dp.fold(lambda acc, e: (2 * acc[1] + e, acc[0]), (0.0, 0.0), v)
+    return total + other
