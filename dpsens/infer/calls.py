@@ -75,8 +75,11 @@ class CallRules:
                 and not (qualified or "").startswith(_STATEFUL) \
                 and not any(v.type == UNKNOWN for v in (*args, *keywords.values()))
             return self._unknown_call(e, callee, args, keywords, label, keeps=not stateless)
-        if ref == "numpy.where" and len(e.args) == 3 and not keywords:
-            part = choices.extreme(*e.args)  # np.where(a > b, a, b): R-if-extreme
+        if ref == "numpy.where" and len(e.args) == 3 and not keywords \
+                and not any(is_list(v) for v in args[1:]):
+            # np.where(a > b, a, b): R-if-extreme (of arrays or numbers: two lists compare
+            # whole, and the whole of one is chosen)
+            part = choices.extreme(*e.args)
             if part is not None and self.program.rules.get(f"numpy.{part}imum") is not None:
                 callee, args = Value(T.Callable_(f"numpy.{part}imum"), callee.ctx), args[1:]
         refusals, inlined, before = self.shared.refusals, self.shared.inlined, dict(self.env)

@@ -331,9 +331,11 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             seen = self.diagnostics_seen()
             result = arith.binary(e.op, left, right, self._reporter(e.span), same)
             if e.op not in ("+", "-") and self.diagnostics_seen() == seen:
-                self.unbounded_here(e.span, result.ctx, (left.ctx, right.ctx),
-                                    f"'{e.op}' of two values that both depend on inputs has no "
-                                    "bounded slope (clip both, or keep one public)")
+                self.unbounded_here(e.span, result.ctx, (left.ctx, right.ctx), (
+                    f"'{e.op}' of two values that both depend on inputs has no bounded "
+                    "slope (clip both, or keep one public)") if left.ctx and right.ctx else
+                    f"'{e.op}' has no bounded slope over all the values its operand may take "
+                    "(clip it first)")
             return result
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)

@@ -299,8 +299,22 @@ def to_int(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     interval = x.interval if kind in ("Integer", "Bool") and isinstance(x.type, T.Scalar) else None
     ends = ranges.finite(x.interval) if kind == "Real" and isinstance(x.type, T.Scalar) else None
     if ends is not None and ends[0].is_number and ends[1].is_number:
-        interval = (_truncated(ends[0]), _truncated(ends[1]))
+        # The ends are exact; the float computed may have rounded past them, onto the
+        # next whole number (0.9999999999999999 + 1e-16 is 1.0): widened first.
+        interval = (_truncated(_widened(ends[0], -1)), _truncated(_widened(ends[1], 1)))
     return Value(T.INTEGER, ctx, exact, interval=interval)
+
+
+# How far the float a sensitive computation holds is taken to be from the exact value
+# R-range gives its end, before int() truncates it (rounding in the sensitive
+# arithmetic itself is otherwise outside the float model: docs/rules.md).
+INT_MARGIN = (sp.Rational(1, 10**6), sp.Rational(1, 10**9))  # relative, absolute
+
+
+def _widened(end: E.Expr, direction: int) -> E.Expr:
+    """An interval end moved outward by the rounding margin."""
+    relative, absolute = INT_MARGIN
+    return end + direction * (abs(end) * relative + absolute)
 
 
 def _truncated(end: E.Expr) -> E.Expr:

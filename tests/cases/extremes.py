@@ -116,3 +116,11 @@ def bounds_in_the_wrong_order(x: Real) -> Real:  # expect: x=inf
     elif y < 1.0:
         y = 1.0
     return y
+
+
+def lists_compared_whole(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    # Two lists compare whole (first entries first): np.where picks all of a or all of b,
+    # not the entrywise maximum (a review found np.maximum taken here: 1, truth inf).
+    a = [x, 5.0]
+    b = [y, 0.0]
+    return float(np.sum(np.where(a > b, a, b)))  # E: DPS301

@@ -155,3 +155,13 @@ def truncated_between_halves(d: Data) -> Real:  # expect: d=2
 
 def truncated_clipped_real(x: Real) -> Real:  # expect: x=inf
     return float(int(np.clip(x, 0.0, 3.0)))  # a tiny move crosses 1
+
+
+def truncated_after_rounding_up(d: Data) -> Real:  # expect: d=1
+    # The exact end is just below 1, but the float sum rounds to 1.0: int() gives 1
+    # (the truncated interval was [0, 0]: 0, a review's witness).
+    return float(int(np.clip(d, 0.0, 0.9999999999999999) + 1e-16))
+
+
+def truncated_after_a_rounded_sum(d: Data) -> Real:  # expect: d=2
+    return float(int(np.clip(d, 0.0, 0.5) * 3.0 + 0.49999999999999994))  # int(2.0) at d = 1
