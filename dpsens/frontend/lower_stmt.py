@@ -25,6 +25,7 @@ class StmtLowerer(ExprLowerer):
     lines: dict[cst.CSTNode, int] = {}  # statement -> line, when known
     may_rebind = True  # whether nested functions may declare nonlocal or global (else skipped)
     may_yield = True  # whether functions may yield (else not searched: a visit costs ~0.3 ms)
+    tuple_bound = False  # whether the function being lowered assigns a tuple display
 
     def function(self, node: cst.FunctionDef, prefix: str) -> ir.Function:
         """Lower a def; ``prefix`` is the qualified name of the enclosing scope."""
@@ -40,7 +41,11 @@ class StmtLowerer(ExprLowerer):
             for p in (*params.posonly_params, *params.params, *params.kwonly_params)
         )
         returns = None if node.returns is None else self.lower(node.returns.annotation)
-        body = tuples.split(self.block(node.body, f"{qualname}.<locals>"), lowered)
+        outer, self.tuple_bound = self.tuple_bound, False
+        body = self.block(node.body, f"{qualname}.<locals>")
+        if self.tuple_bound:  # (a walk of every body costs 3% of a run: only where needed)
+            body = tuples.split(body, lowered)
+        self.tuple_bound = outer or self.tuple_bound
         if node.asynchronous is not None or self.may_yield and _is_generator(node):
             # Calling it returns a coroutine or a generator, not what the body returns.
             kind = "async function" if node.asynchronous is not None else "generator function"
@@ -96,7 +101,10 @@ class StmtLowerer(ExprLowerer):
         # abstract node classes costs 8x more), and mypy narrows on it too.
         if type(node) is cst.Assign:
             targets = tuple(self.target(t.target) for t in node.targets)
-            return ir.Assign(span, targets, self.lower(node.value))
+            value = self.lower(node.value)
+            if type(value) is ir.TupleExpr:
+                self.tuple_bound = True  # the function may hold a tuple in a name (tuples.py)
+            return ir.Assign(span, targets, value)
         if type(node) is cst.AnnAssign:
             if node.value is None:
                 return ir.ExprStmt(span, ir.Const(span, None))
