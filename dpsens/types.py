@@ -201,6 +201,15 @@ def element_factor(source: str, target: str) -> E.Expr:
     return E.INF  # Real <-> Data needs discrete()/undisc(): unbounded
 
 
+def with_real_entries(t: Type) -> Type:
+    """The same shape and norm with real entries (no clip marker); a number: Real."""
+    if isinstance(t, Vector):
+        return Vector(t.norm, "Real", t.length)
+    if isinstance(t, Matrix):
+        return Matrix(t.norm, "Real", t.rows, t.cols)
+    return REAL
+
+
 def integral_violated(declared: Type, value: E.Expr) -> bool:
     """A known value that is not a whole number, for a parameter declared Integer."""
     return scalar_kind_of(declared) == "Integer" and bool(value.is_number) and not value.is_integer

@@ -120,15 +120,6 @@ def _entries(t: T.Type) -> E.Expr:
     return E.ONE
 
 
-def _noised(t: T.Type) -> T.Type:
-    """The type of a noised value: the same shape, real entries."""
-    if isinstance(t, T.Vector):
-        return T.Vector(t.norm, "Real", t.length)
-    if isinstance(t, T.Matrix):
-        return T.Matrix(t.norm, "Real", t.rows, t.cols)
-    return T.REAL
-
-
 def _fits(t: T.Type, norm: str) -> bool:
     """Real or integer scalars, or containers measured in ``norm`` over reals."""
     if isinstance(t, T.Scalar):
@@ -178,7 +169,7 @@ def laplace(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
                             "epsilon": _show(eps), "delta": "0",
                             "alpha": _accuracy(scale, _entries(x.type), a.program.options.beta, False),
                             "beta": E.render(E.number(a.program.options.beta))})
-    return Value(_noised(x.type))
+    return Value(T.with_real_entries(x.type))
 
 
 def gaussian(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
@@ -208,7 +199,7 @@ def gaussian(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     else:
         entry["scale"] = f"analytic_gaussian_sigma({_show(s)}, {_show(eps)}, {_show(delta)})"
     a.spend(span, charges, entry)
-    return Value(_noised(x.type))
+    return Value(T.with_real_entries(x.type))
 
 
 def _gaussian_charge(a: Analysis, span: Any, variable: str, r: E.Expr, s: E.Expr, eps: E.Expr,
@@ -302,7 +293,7 @@ def gaussian_zcdp(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         entry["alpha"] = _accuracy(_zcdp_sigma(s, rho), _entries(x.type),
                                    a.program.options.beta, True)
     a.spend(span, charges, entry)
-    return Value(_noised(x.type))
+    return Value(T.with_real_entries(x.type))
 
 
 @E.remembered

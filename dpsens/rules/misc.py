@@ -168,17 +168,8 @@ def _clamped_data(x: Value, low: Value | None, high: Value | None, width: E.Expr
     if width is None:
         return Value(x.type, C.add(x.ctx, others))
     _, entries = _clamped_static(x, low, high)  # every entry lies in [lo, hi]
-    return Value(_measured_as_real(x.type), C.add(C.scale(width, x.ctx), others), bound=entries,
+    return Value(T.with_real_entries(x.type), C.add(C.scale(width, x.ctx), others), bound=entries,
                  interval=_clamped_interval(low, high))
-
-
-def _measured_as_real(t: T.Type) -> T.Type:
-    """The same shape and norm with real entries."""
-    if isinstance(t, T.Vector):
-        return T.Vector(t.norm, "Real", t.length)
-    if isinstance(t, T.Matrix):
-        return T.Matrix(t.norm, "Real", t.rows, t.cols)
-    return T.REAL
 
 
 def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -215,7 +206,7 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         summed = arith.binary("+", left, right, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
         if summed.type != result_type or ranges.finite(interval) is None:
             return summed
-        return Value(_measured_as_real(result_type), C.scale(ranges.width(interval), summed.ctx),
+        return Value(T.with_real_entries(result_type), C.scale(ranges.width(interval), summed.ctx),
                      interval=interval)
     single = isinstance(result_type, T.Scalar) or (
         isinstance(result_type, T.Vector) and result_type.norm == "L_inf")
