@@ -401,7 +401,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         holds = (sp.Le if order == "le" else sp.Ge)(c.exact, b.exact)
         if holds is not sp.true:
             return None
-        inner = second if e.body is bound or choices.same(e.body, bound) else first
+        inner = second if choices.same(e.body, bound) else first  # the arm that is not b
         return self.apply_rule(f"builtins.{outer}", (inner, b), e.span)
 
     def _reporter(self, span: Span) -> arith.Report:
