@@ -336,7 +336,17 @@ def _names_only(target: cst.BaseExpression) -> bool:
     if isinstance(target, cst.Name):
         return True
     if isinstance(target, (cst.Tuple, cst.List)):
-        return all(_names_only(element.value) for element in target.elements)
+        return all(_names_only(element.value) for element in target.elements) \
+            and not has_starred(target)
+    return False
+
+
+def has_starred(target: cst.BaseExpression) -> bool:
+    """An unpacking target with a ``*name`` at any depth: the name takes a list of what
+    is left, which ir.TupleTarget does not describe."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(isinstance(element, cst.StarredElement) or has_starred(element.value)
+                   for element in target.elements)
     return False
 
 

@@ -8,7 +8,7 @@ import libcst as cst
 
 from dpsens import ir
 from dpsens.frontend import choices, tuples
-from dpsens.frontend.lower_expr import ExprLowerer, effects_of
+from dpsens.frontend.lower_expr import ExprLowerer, effects_of, has_starred
 
 _UNSUPPORTED_STATEMENTS = {
     cst.While: "while loop", cst.Try: "try statement", cst.With: "with statement",
@@ -44,7 +44,7 @@ class StmtLowerer(ExprLowerer):
         outer, self.tuple_bound = self.tuple_bound, False
         body = self.block(node.body, f"{qualname}.<locals>")
         if self.tuple_bound:  # (a walk of every body costs 3% of a run: only where needed)
-            body = tuples.split(body, lowered)
+            body = tuples.split(body, lowered, special)
         self.tuple_bound = outer or self.tuple_bound
         if node.asynchronous is not None or self.may_yield and _is_generator(node):
             # Calling it returns a coroutine or a generator, not what the body returns.
@@ -100,6 +100,9 @@ class StmtLowerer(ExprLowerer):
         # type() is: parser output has exact classes (a failing isinstance on LibCST's
         # abstract node classes costs 8x more), and mypy narrows on it too.
         if type(node) is cst.Assign:
+            if any(has_starred(t.target) for t in node.targets):
+                return ir.UnsupportedStmt(span, "starred assignment", *effects_of(node),
+                                          exits=_exits(node), observed=_observed(node))
             targets = tuple(self.target(t.target) for t in node.targets)
             value = self.lower(node.value)
             if type(value) is ir.TupleExpr:
@@ -158,8 +161,9 @@ class StmtLowerer(ExprLowerer):
 
     def _for(self, node: cst.For, scope: str) -> list[ir.Stmt]:
         span = self.span(node)
-        if node.orelse is not None or node.asynchronous is not None:
-            kind = "for-else" if node.orelse is not None else "async for"
+        if node.orelse is not None or node.asynchronous is not None or has_starred(node.target):
+            kind = "for-else" if node.orelse is not None else "async for" \
+                if node.asynchronous is not None else "for loop with a starred target"
             return [ir.UnsupportedStmt(span, kind, *effects_of(node), exits=_exits(node),
                                   observed=_observed(node))]
         body = self.block(node.body, scope)

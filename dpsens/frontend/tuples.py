@@ -26,12 +26,14 @@ from dpsens import ir
 SEPARATOR = "#"  # not in Python identifiers: the component names cannot clash
 
 
-def split(body: tuple[ir.Stmt, ...], params: tuple[ir.Param, ...]) -> tuple[ir.Stmt, ...]:
-    """The body with each splittable tuple-valued local replaced by its components."""
+def split(body: tuple[ir.Stmt, ...], params: tuple[ir.Param, ...],
+          special: list[str] | tuple[str, ...] = ()) -> tuple[ir.Stmt, ...]:
+    """The body with each splittable tuple-valued local replaced by its components
+    (``special``: the *args and **kwargs names, parameters too)."""
     arities = _display_bindings(body)
     if not arities:
         return body
-    for name in {p.name for p in params}:
+    for name in {p.name for p in params} | set(special):
         arities.pop(name, None)
     for name in _disqualified(body, arities):
         arities.pop(name, None)

@@ -270,7 +270,7 @@ def choice_taint(a: Analysis, test: Value, first: Value | None, second: Value | 
     if gap is None:
         taint = C.blow_up(test.ctx)
         if span is not None:
-            a.unbounded_here(span, taint, (), "a value chosen by this condition is unbounded "
+            a.unbounded_here(span, taint, (test.ctx,), "a value chosen by this condition is unbounded "
                              "in what the condition depends on: it may flip, and the value jumps")
         return taint
     # A Bool's own distance bounds how often it flips; a number's truth (``if y``) is a

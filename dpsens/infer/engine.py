@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -214,7 +215,9 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             return Value(T.TypeValue(metric))
         if qualified in _CONSTANTS:
             return static(T.REAL, _CONSTANTS[qualified])
-        self.report(span, "DPS206", f"unresolved name '{dotted}'")
+        # A split tuple's component (frontend/tuples.py) is shown as the user wrote it.
+        shown = re.sub(r"#(\d+)$", r"[\1]", dotted)
+        self.report(span, "DPS206", f"unresolved name '{shown}'")
         # It may be a local bound by something not understood (a, *rest = t; case y:).
         return unknown(self.tracked())
 

@@ -90,8 +90,8 @@ def class_binds(x: Real) -> Real:  # expect: x=inf; returns=unknown
 
 
 def starred_rest(x: Real) -> Real:  # expect: x=inf; returns=unknown
-    a, *rest = (x, x)  # E: DPS301
-    return rest[0]  # E: DPS206
+    a, *rest = (x, x)  # E: DPS201
+    return rest[0]
 
 
 def comprehension_fills(x: Real) -> Real:  # expect: x=inf; returns=unknown

@@ -259,3 +259,21 @@ def shuffled_list_keeps_no_length(x: Real) -> Real:  # expect: x=inf
     weights = [1.0, 2.0]
     random.shuffle(weights)
     return len(weights) * x  # E: DPS305
+
+
+# D130: a starred target was dropped from the unpacking, so the name kept its old value:
+# `z, *acc = (y,)` left acc as (0.0, 0.0) for the analysis and `len(acc) == 0` False,
+# y 0 (truth 1). The statement is not analyzed now, and what it binds is unbounded.
+def starred_target_rebinds(y: Real) -> Real:  # expect: y=inf
+    acc = (0.0, 0.0)
+    z, *acc = (y,)  # E: DPS201
+    if len(acc) == 0:
+        return y
+    return 0.0
+
+
+def starred_loop_target(y: Real) -> Real:  # expect: y=inf
+    s = 0.0
+    for a, *rest in [(y, 1.0)]:  # E: DPS201
+        s = s + a
+    return s
