@@ -45,7 +45,9 @@ class _Profile:
         self.second = log_binomial + i * log_p + (k - i) * log_q
 
     def delta(self, epsilon_total: float) -> float:
-        terms = np.exp(self.first) - np.exp(self.second + epsilon_total)  # each at most 1
+        # Where the second exponent passes 0 the term is negative (the first is at most 1):
+        # capped there, so that exp does not overflow.
+        terms = np.exp(self.first) - np.exp(np.minimum(self.second + epsilon_total, 1.0))
         return float(np.sum(terms[terms > 0]))
 
 
