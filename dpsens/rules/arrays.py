@@ -249,11 +249,9 @@ def where(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 def dot(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.dot(a, b): the matrix product ``a @ b`` (a dot product of vectors)."""
-    from dpsens.infer import arith
-
     x, y = (bound[p.name] for p in rule.params[:2])
     assert x is not None and y is not None
-    return arith.binary("@", x, y, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
+    return a.dot(x, y, span)  # type: ignore[arg-type]
 
 
 def sort(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -125,3 +125,17 @@ def tuple_kept_across_a_reversal(data: MetricMatrix[L_inf, Data]) -> Real:  # ex
 def against_the_column_mean(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
     x = np.clip(data[:, 0], 0.0, 1.0)
     return float(np.sum(np.clip(x - np.mean(x), 0.0, 1.0)))
+
+
+def dot_of_two_clipped_columns(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    # np.dot(x, y) is np.sum(x * y): one changed row moves one product, within [0, 2]
+    # (the dot-product rule's entry bounds gave 4).
+    x = np.clip(data[:, 0], 0.0, 1.0)
+    y = np.clip(data[:, 1], 0.0, 2.0)
+    return float(np.dot(x, y))
+
+
+def matmul_of_two_clipped_columns(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    x = np.clip(data[:, 0], 0.0, 1.0)
+    y = np.clip(data[:, 1], -1.0, 1.0)
+    return float(x @ y)
