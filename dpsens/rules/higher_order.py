@@ -99,12 +99,41 @@ def fold(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if join_types(accumulator, result.type) != accumulator:
         a.report(span, "DPS301", "fold(): f must return a value of the accumulator's type")  # type: ignore[arg-type]
         return unknown(C.total([m.ctx, init.ctx, result.ctx]))
+    if _running_extreme(f) and T.scalar_kind_of(accumulator) in ("Real", "Integer") \
+            and isinstance(accumulator, T.Scalar) and E.decide_le(s2, E.ONE) is True:
+        # R-fold-extreme: the fold is max(init, E(e_0), ..., E(e_N−1)), which moves by at
+        # most the largest move of its terms: each element at most m's distance (a vector
+        # norm is at least its largest entry, a matrix's at least its largest row), and
+        # the captures once, not N times.
+        return Value(accumulator, C.join(init.ctx, C.add(C.scale(s1, m.ctx), result.ctx)))
     # Element j's change is scaled by s1 and then by s2 for each later step.
     from_elements = E.mul(E.mul(s1, E.power(E.smax(E.ONE, s2), E.add(count, E.number(-1)))),
                           _entry_sum_factor(m.type, count))
     ctx = C.add(C.scale(from_elements, m.ctx), C.scale(E.power(s2, count), init.ctx))
     ctx = C.add(ctx, C.scale(E.geometric(s2, count), result.ctx))
     return Value(accumulator, ctx)
+
+
+_EXTREMES = frozenset({"builtins.max", "builtins.min", "numpy.maximum", "numpy.minimum",
+                       "numpy.fmax", "numpy.fmin"})
+
+
+def _running_extreme(f: Value) -> bool:
+    """f is ``lambda acc, e: max(acc, E)`` (or min, np.maximum, np.minimum, either order)
+    with E not reading acc: a running maximum (minimum) of E over the elements."""
+    from dpsens import ir
+
+    closure = getattr(f.type, "ref", None)
+    node = getattr(closure, "node", None)
+    if not isinstance(node, ir.Lambda) or len(node.params) != 2:
+        return False
+    call, acc = node.body, node.params[0].name
+    if not isinstance(call, ir.Call) or call.keywords or len(call.args) != 2 \
+            or closure.scope.qualify(call.func) not in _EXTREMES:  # type: ignore[union-attr]
+        return False
+    kept = [arg for arg in call.args if isinstance(arg, ir.Name) and arg.id == acc]
+    other = [arg for arg in call.args if not (isinstance(arg, ir.Name) and arg.id == acc)]
+    return len(kept) == 1 and len(other) == 1 and acc not in ir.names_read(other[0])
 
 
 def count(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -1,7 +1,7 @@
 """Calls: Σᵢ sᵢ·Γ(argᵢ) with static arguments substituted; closures at their call site."""
 
 import dpsens as dp
-from dpsens import L1, L2, MetricVector, Real, Static
+from dpsens import L1, L2, L_inf, MetricVector, Real, Static
 
 
 def scale(x: Real, c: Static[float]) -> Real:  # expect: x=abs(c); c=static
@@ -95,3 +95,18 @@ def pair_that_swaps_and_doubles(v: MetricVector[L1, Real]) -> Real:  # expect: v
     # the truth grows as 2^(len(v)/2))
     total, other = dp.fold(lambda acc, e: (2 * acc[1] + e, acc[0]), (0.0, 0.0), v)
     return total + other
+
+
+# R-fold-extreme: a running maximum of f(e) moves by at most the largest move of a term:
+# 1 over an (L_inf, Real) vector (the general rule's n), its captures once.
+def running_max_by_fold(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=1
+    return dp.fold(lambda acc, e: max(acc, e), -100.0, v)
+
+
+def running_min_of_doubles(v: MetricVector[L_inf, Real], x: Real) -> Real:  # expect: v=2; x=1
+    return dp.fold(lambda best, e: min(2 * e + x, best), 100.0, v)
+
+
+def running_max_that_reads_the_accumulator(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v)
+    # max(acc, acc + e) is not a running maximum of the elements (each e adds on)
+    return dp.fold(lambda acc, e: max(acc, acc + e), 0.0, v)
