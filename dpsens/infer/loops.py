@@ -17,6 +17,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
+from dpsens.frontend import choices
 from dpsens.infer.values import (LOOP_PREFIX, Value, decided, join, join_types, list_length,
                                  list_type, sampled, unknown)
 from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
@@ -44,7 +45,7 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     iteration = _iteration(a, s)
     if iteration is not None:
         seen = a.effects()
-        if not _with_symbolic_index(a, s, *iteration):
+        if not _running_extreme(a, s, *iteration) and not _with_symbolic_index(a, s, *iteration):
             _counted_loop(a, s, *iteration)
         count = iteration[0]
         if not count.public:
@@ -1033,6 +1034,84 @@ def _range_count(start: E.Expr, stop: E.Expr, step: E.Expr) -> tuple[E.Expr, E.E
     elif not span.is_nonnegative:
         assumption = sp.Ge(span, 0)
     return (span if step_size == E.ONE else sp.ceiling(span / step_size)), assumption
+
+
+_EXTREMES = {"builtins.max": "max", "builtins.min": "min", "numpy.maximum": "max",
+             "numpy.minimum": "min"}
+# Calls a running extreme's term may make: they neither spend, store nor read state.
+_PLAIN_CALLS = frozenset({"builtins.abs", "builtins.float", "numpy.abs", "numpy.clip",
+                          "numpy.square"})
+
+
+def _running_extreme(a: Analysis, s: ir.For, count: Value, element: Value,
+                     container: T.Type | None) -> bool:
+    """R-loop-extreme: ``for e in X: best = max(best, E)`` (or min, np.maximum, or the
+    conditional expression R-if-extreme reads as one) with E reading neither best nor
+    anything the loop changes, over a public number of iterations, leaves
+    max(best, E(e_0), ..., E(e_n−1)): it moves by at most the largest move of a term,
+    and each element by at most the container's distance (as for R-fold-extreme).
+    True when the environment was updated so."""
+    if len(s.body) != 1 or not isinstance(s.target, ir.NameTarget) or not count.public:
+        return False
+    statement = s.body[0]
+    if not (isinstance(statement, ir.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ir.NameTarget)):
+        return False
+    best, index = statement.targets[0].id, s.target.id
+    found = _extreme_of(a, statement.value, best)
+    initial = a.env.get(best)
+    if found is None or best == index or initial is None \
+            or not isinstance(initial.type, T.Scalar) \
+            or T.scalar_kind_of(initial.type) not in ("Real", "Integer"):
+        return False
+    kind, term = found
+    if best in ir.names_read(term) or not _plain(a, term):
+        return False
+    before = a.env.get(index)
+    a.env[index] = element
+    value = a.expr(term)
+    if not isinstance(value.type, T.Scalar):
+        a.env[index] = before if before is not None else element
+        return False
+    a.env[best] = a.apply_rule(f"builtins.{kind}", (initial, value), s.span) or \
+        unknown(C.blow_up(C.add(initial.ctx, value.ctx)))
+    # After the loop the target holds the last element, or what it held if none ran.
+    runs = count.exact is not None and count.exact.is_positive is True
+    a.env[index] = element if runs or before is None else join(before, element)
+    return True
+
+
+def _extreme_of(a: Analysis, value: ir.Expr, best: str) -> tuple[str, ir.Expr] | None:
+    """("max" or "min", the other operand) of max(best, E), min(E, best), ... or of
+    ``E if E > best else best`` (R-if-extreme), else None."""
+    operands: tuple[ir.Expr, ...] = ()
+    kind = None
+    if isinstance(value, ir.Call) and not value.keywords and len(value.args) == 2:
+        kind, operands = _EXTREMES.get(a.qualify(value.func) or ""), value.args
+    elif isinstance(value, ir.IfExp):
+        kind, operands = choices.extreme(value.test, value.body, value.orelse), \
+            (value.body, value.orelse)
+    others = [o for o in operands if not (isinstance(o, ir.Name) and o.id == best)]
+    if kind is None or len(operands) != 2 or len(others) != 1:
+        return None
+    return kind, others[0]
+
+
+def _plain(a: Analysis, e: ir.Expr) -> bool:
+    """Names, numbers, arithmetic, indexing and a few stateless calls: evaluated once
+    here, it is every iteration's term."""
+    nodes = ir.nodes(e)
+    functions = {id(n.func) for n in nodes if isinstance(n, ir.Call)}
+    for node in nodes:
+        if isinstance(node, ir.Call):
+            if a.qualify(node.func) not in _PLAIN_CALLS:
+                return False
+        elif id(node) in functions:
+            continue  # np.clip's ``np.clip``: the call was checked
+        elif not isinstance(node, (ir.Name, ir.Const, ir.BinOp, ir.UnaryOp, ir.Subscript,
+                                   ir.Slice, ir.Keyword)):
+            return False
+    return True
 
 
 def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | None:

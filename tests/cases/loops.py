@@ -406,3 +406,35 @@ def list_display_changed_by_a_call(x: Real) -> Real:  # expect: x=inf
     weights = [1.0, 2.0]  # a list: not split (random.shuffle reorders it)
     random.shuffle(weights)
     return weights[0] * x  # E: DPS305
+
+
+# R-loop-extreme: a running max or min moves by at most the largest move of a term, and
+# an (L_inf, Real) vector's entries each by at most its distance (the general rule
+# summed the entries: len(v)).
+def running_max_by_loop(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=2
+    best = -100.0
+    for e in v:
+        best = max(best, 2 * e)
+    return best
+
+
+def running_max_by_branch(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=1
+    best = -100.0
+    for e in v:
+        if e > best:  # R-if-extreme makes it best = max(e, best)
+            best = e
+    return best
+
+
+def largest_magnitude_by_index(v: MetricVector[L_inf, Real], n: Static[int]) -> Real:  # expect: v=1; n=static; assumes=n >= 0
+    best = 0.0
+    for i in range(n):
+        best = max(best, abs(v[i]))
+    return best
+
+
+def running_max_of_partial_sums(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v)
+    best = 0.0
+    for e in v:
+        best = max(best, best + e)  # reads best: every entry adds on, the general rule
+    return best
