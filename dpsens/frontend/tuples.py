@@ -160,7 +160,7 @@ def _mapped(node: object, replacement: Callable[[object], object | None]) -> obj
         mapped = _mapped(value, replacement)
         if mapped is not value:
             changes[field.name] = mapped
-    return dataclasses.replace(node, **changes) if changes else node  # type: ignore[arg-type]
+    return dataclasses.replace(node, **changes) if changes else node
 
 
 __all__ = ["component", "split"]
