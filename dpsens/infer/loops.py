@@ -1051,7 +1051,9 @@ def _running_extreme(a: Analysis, s: ir.For, count: Value, element: Value,
     max(best, E(e_0), ..., E(e_n−1)): it moves by at most the largest move of a term,
     and each element by at most the container's distance (as for R-fold-extreme).
     True when the environment was updated so."""
-    if len(s.body) != 1 or not isinstance(s.target, ir.NameTarget) or not count.public:
+    if len(s.body) != 1 or not isinstance(s.target, ir.NameTarget) or not count.public \
+            or not isinstance(element.type, T.Scalar):
+        # (a row of a matrix is a view of it: the general rule keeps the two together)
         return False
     statement = s.body[0]
     if not (isinstance(statement, ir.Assign) and len(statement.targets) == 1
@@ -1065,7 +1067,7 @@ def _running_extreme(a: Analysis, s: ir.For, count: Value, element: Value,
             or T.scalar_kind_of(initial.type) not in ("Real", "Integer"):
         return False
     kind, term = found
-    if best in ir.names_read(term) or not _plain(a, term):
+    if best in ir.names_read(term) or not plain(a, term):
         return False
     before = a.env.get(index)
     a.env[index] = element
@@ -1097,7 +1099,7 @@ def _extreme_of(a: Analysis, value: ir.Expr, best: str) -> tuple[str, ir.Expr] |
     return kind, others[0]
 
 
-def _plain(a: Analysis, e: ir.Expr) -> bool:
+def plain(a: Analysis, e: ir.Expr) -> bool:
     """Names, numbers, arithmetic, indexing and a few stateless calls: evaluated once
     here, it is every iteration's term."""
     nodes = ir.nodes(e)

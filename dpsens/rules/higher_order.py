@@ -122,6 +122,7 @@ def _running_extreme(f: Value) -> bool:
     """f is ``lambda acc, e: max(acc, E)`` (or min, np.maximum, np.minimum, either order)
     with E not reading acc: a running maximum (minimum) of E over the elements."""
     from dpsens import ir
+    from dpsens.infer.loops import plain
 
     closure = getattr(f.type, "ref", None)
     node = getattr(closure, "node", None)
@@ -133,7 +134,10 @@ def _running_extreme(f: Value) -> bool:
         return False
     kept = [arg for arg in call.args if isinstance(arg, ir.Name) and arg.id == acc]
     other = [arg for arg in call.args if not (isinstance(arg, ir.Name) and arg.id == acc)]
-    return len(kept) == 1 and len(other) == 1 and acc not in ir.names_read(other[0])
+    # E must be the same function of each element: no call that may keep state
+    # (a closure summing what it saw makes E(e_j) a prefix sum).
+    return len(kept) == 1 and len(other) == 1 and acc not in ir.names_read(other[0]) \
+        and plain(closure.scope, other[0])  # type: ignore[union-attr]
 
 
 def count(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

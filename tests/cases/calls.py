@@ -1,5 +1,7 @@
 """Calls: Σᵢ sᵢ·Γ(argᵢ) with static arguments substituted; closures at their call site."""
 
+import numpy as np
+
 import dpsens as dp
 from dpsens import L1, L2, L_inf, MetricVector, Real, Static
 
@@ -110,3 +112,15 @@ def running_min_of_doubles(v: MetricVector[L_inf, Real], x: Real) -> Real:  # ex
 def running_max_that_reads_the_accumulator(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v)
     # max(acc, acc + e) is not a running maximum of the elements (each e adds on)
     return dp.fold(lambda acc, e: max(acc, acc + e), 0.0, v)
+
+
+def running_max_of_a_stateful_term(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v)
+    # g keeps a running sum: its terms are prefix sums, not one function of each element
+    # (a review's witness: R-fold-extreme claimed 1, the truth is len(v)).
+    s = np.zeros(1)
+
+    def g(e: float) -> float:
+        s[0] = s[0] + e
+        return float(s[0])
+
+    return dp.fold(lambda acc, e: max(acc, g(e)), -1000.0, v)

@@ -438,3 +438,14 @@ def running_max_of_partial_sums(v: MetricVector[L_inf, Real]) -> Real:  # expect
     for e in v:
         best = max(best, best + e)  # reads best: every entry adds on, the general rule
     return best
+
+
+def row_of_a_running_max_written_later(m: MetricMatrix[L_inf, Real]) -> Real:  # expect: m=101
+    # A row is a view of the matrix: a write through it after the loop changes w (a
+    # review's witness: R-loop-extreme lost the view, 1 where the truth is 100).
+    w = np.clip(m, 0.0, 1.0)
+    best = 0.0
+    for r in w:
+        best = max(best, 0.0)
+    r[0] = 100.0 * r[1]
+    return float(w[-1, 0])
