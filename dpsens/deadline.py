@@ -32,9 +32,13 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     outer_fired = False
 
     def expire(signum: int, frame: Any) -> None:
-        nonlocal outer_fired
+        nonlocal outer_fired, outer_first
         if outer_first:
-            outer_fired = True
+            outer_fired, outer_first = True, False
+            # The limit still holds: armed again for what is left of it (it was lost,
+            # and a host's earlier timer switched the limit off).
+            signal.setitimer(signal.ITIMER_REAL,
+                             max(seconds - (time.monotonic() - started), 1e-6))
             if callable(previous):
                 previous(signum, frame)
             return

@@ -54,6 +54,23 @@ def test_an_outer_timer_due_first_still_fires() -> None:
         signal.signal(signal.SIGALRM, previous)
 
 
+def test_the_limit_still_holds_after_an_outer_timer_fired_first() -> None:
+    """A host's timer due first runs its handler, and the limit is armed again for what
+    is left of it (it was lost: the analysis ran on without a limit)."""
+    calls = []
+    previous = signal.signal(signal.SIGALRM, lambda signum, frame: calls.append(signum))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.02)
+        started = time.monotonic()
+        with pytest.raises(TimeLimitExceeded):
+            with time_limit(0.1):
+                _spin(5.0)
+        assert len(calls) == 1 and time.monotonic() - started < 2.0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def test_an_outer_timer_due_later_is_rearmed() -> None:
     previous = signal.signal(signal.SIGALRM, _outer_alarm)
     try:
