@@ -15,9 +15,9 @@ import sympy as sp
 
 from dpsens import ir
 from dpsens import types as T
+from dpsens.frontend import choices
 from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
-from dpsens.frontend import choices
 from dpsens.infer.values import (LOOP_PREFIX, Value, decided, join, join_types, list_length,
                                  list_type, sampled, unknown)
 from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
@@ -1072,8 +1072,11 @@ def _running_extreme(a: Analysis, s: ir.For, count: Value, element: Value,
     before = a.env.get(index)
     a.env[index] = element
     value = a.expr(term)
-    if not isinstance(value.type, T.Scalar):
-        a.env[index] = before if before is not None else element
+    if not isinstance(value.type, T.Scalar):  # the general rule takes it from here
+        if before is None:
+            del a.env[index]
+        else:
+            a.env[index] = before
         return False
     a.env[best] = a.apply_rule(f"builtins.{kind}", (initial, value), s.span) or \
         unknown(C.blow_up(C.add(initial.ctx, value.ctx)))
