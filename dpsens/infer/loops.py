@@ -1060,7 +1060,7 @@ def _running_extreme(a: Analysis, s: ir.For, count: Value, element: Value,
             and isinstance(statement.targets[0], ir.NameTarget)):
         return False
     best, index = statement.targets[0].id, s.target.id
-    found = _extreme_of(a, statement.value, best)
+    found = extreme_of(a, statement.value, best)
     initial = a.env.get(best)
     if found is None or best == index or initial is None \
             or not isinstance(initial.type, T.Scalar) \
@@ -1086,9 +1086,10 @@ def _running_extreme(a: Analysis, s: ir.For, count: Value, element: Value,
     return True
 
 
-def _extreme_of(a: Analysis, value: ir.Expr, best: str) -> tuple[str, ir.Expr] | None:
+def extreme_of(a: Analysis, value: ir.Expr, best: str) -> tuple[str, ir.Expr] | None:
     """("max" or "min", the other operand) of max(best, E), min(E, best), ... or of
-    ``E if E > best else best`` (R-if-extreme), else None."""
+    ``E if E > best else best`` (R-if-extreme), else None (names qualified in ``a``'s
+    scope). Also R-fold-extreme's test of a lambda's body."""
     operands: tuple[ir.Expr, ...] = ()
     kind = None
     if isinstance(value, ir.Call) and not value.keywords and len(value.args) == 2:

@@ -114,30 +114,23 @@ def fold(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return Value(accumulator, ctx)
 
 
-_EXTREMES = frozenset({"builtins.max", "builtins.min", "numpy.maximum", "numpy.minimum",
-                       "numpy.fmax", "numpy.fmin"})
-
-
 def _running_extreme(f: Value) -> bool:
-    """f is ``lambda acc, e: max(acc, E)`` (or min, np.maximum, np.minimum, either order)
-    with E not reading acc: a running maximum (minimum) of E over the elements."""
+    """f is ``lambda acc, e: max(acc, E)`` (or min, np.maximum, np.minimum, either order,
+    or the conditional expression R-if-extreme reads as one) with E a plain term
+    (loops.plain) not reading acc: a running maximum (minimum) of E over the elements."""
     from dpsens import ir
-    from dpsens.infer.loops import plain
+    from dpsens.infer.loops import extreme_of, plain
 
     closure = getattr(f.type, "ref", None)
     node = getattr(closure, "node", None)
     if not isinstance(node, ir.Lambda) or len(node.params) != 2:
         return False
-    call, acc = node.body, node.params[0].name
-    if not isinstance(call, ir.Call) or call.keywords or len(call.args) != 2 \
-            or closure.scope.qualify(call.func) not in _EXTREMES:  # type: ignore[union-attr]
-        return False
-    kept = [arg for arg in call.args if isinstance(arg, ir.Name) and arg.id == acc]
-    other = [arg for arg in call.args if not (isinstance(arg, ir.Name) and arg.id == acc)]
+    acc = node.params[0].name
+    found = extreme_of(closure.scope, node.body, acc)  # type: ignore[union-attr]
     # E must be the same function of each element: no call that may keep state
     # (a closure summing what it saw makes E(e_j) a prefix sum).
-    return len(kept) == 1 and len(other) == 1 and acc not in ir.names_read(other[0]) \
-        and plain(closure.scope, other[0])  # type: ignore[union-attr]
+    return found is not None and acc not in ir.names_read(found[1]) \
+        and plain(closure.scope, found[1])  # type: ignore[union-attr]
 
 
 def count(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -124,3 +124,8 @@ def running_max_of_a_stateful_term(v: MetricVector[L_inf, Real]) -> Real:  # exp
         return float(s[0])
 
     return dp.fold(lambda acc, e: max(acc, g(e)), -1000.0, v)
+
+
+def running_max_by_a_conditional_fold(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=1
+    # the conditional expression R-if-extreme reads as max(e, acc), as a loop's body is
+    return dp.fold(lambda acc, e: e if e > acc else acc, -100.0, v)
