@@ -191,23 +191,10 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         # An operand of unknown shape (a join of a vector and a matrix): as for +.
         return arith.binary("+", left, right, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
     result_type = arith.result_type_of("+", [left, right])
-    pick = sp.Min if rule.qualname.endswith(("min", "minimum")) else sp.Max
-    # Either operand is chosen, entry by entry: the ends of their ranges are chosen alike
-    # (min(max(i, 0), 3) lies in [0, 3] whatever i is; R-range).
-    ends = [ranges.of(v) or (-E.INF, E.INF) for v in (left, right)]
-    interval = (pick(ends[0][0], ends[1][0]), pick(ends[0][1], ends[1][1]))
-    if not isinstance(result_type, (T.Scalar, T.Vector, T.Matrix)):
-        # Shapes that do not broadcast (DPS301): as for +.
+    if T.scalar_kind_of(result_type) == "Data" or \
+            not isinstance(result_type, (T.Scalar, T.Vector, T.Matrix)):
+        # Data results, and shapes that do not broadcast (DPS301): as for +.
         return arith.binary("+", left, right, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
-    if T.scalar_kind_of(result_type) == "Data":
-        # As for + (R-data-scale): an entry moves only where an operand's entry differs.
-        # Within a finite range, as np.clip on Data (R-clamp-data): min(max(d, 0), 1)
-        # moves by at most 1 there, as a real.
-        summed = arith.binary("+", left, right, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
-        if summed.type != result_type or ranges.finite(interval) is None:
-            return summed
-        return Value(T.with_real_entries(result_type), C.scale(ranges.width(interval), summed.ctx),
-                     interval=interval)
     single = isinstance(result_type, T.Scalar) or (
         isinstance(result_type, T.Vector) and result_type.norm == "L_inf")
     # Each operand's distance re-measured in the result's metric (Integer into Real: 1).
@@ -215,10 +202,15 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     # |max(a, b) − max(a', b')| ≤ max(|a − a'|, |b − b'|) in every entry.
     ctx = C.join(*moved) if single else C.add(*moved)
     exact = None
+    pick = sp.Min if rule.qualname.endswith(("min", "minimum")) else sp.Max
     if left.exact is not None and right.exact is not None:
         exact = pick(left.exact, right.exact)
         if C.is_public(ctx):
             return floats.settle_selection(result_type, [left, right], exact)
+    # Either operand is chosen, entry by entry: the ends of their ranges are chosen alike
+    # (min(max(i, 0), 3) lies in [0, 3] whatever i is; R-range).
+    ends = [ranges.of(v) or (-E.INF, E.INF) for v in (left, right)]
+    interval = (pick(ends[0][0], ends[1][0]), pick(ends[0][1], ends[1][1]))
     return ranges.ranged(Value(result_type, ctx, exact), interval)
 
 
