@@ -398,9 +398,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             return direct
         seen = self.diagnostics_seen()
         product = arith.binary("*", left, right, lambda code, message: None)  # (a trial)
-        # (np.sum of an unknown would report what the direct rule said already)
-        summed = self.apply_rule("numpy.sum", (product,), span) if product.type != UNKNOWN \
-            else None
+        # (np.sum of a vector reports nothing; of anything else it might, and a trial's
+        # diagnostic would stay in the report)
+        summed = self.apply_rule("numpy.sum", (product,), span) \
+            if isinstance(product.type, T.Vector) else None
         if summed is None or self.diagnostics_seen() != seen or \
                 not isinstance(summed.type, T.Scalar) or not set(summed.ctx) <= set(direct.ctx) \
                 or any(E.decide_le(r, direct.ctx[v]) is not True for v, r in summed.ctx.items()):
