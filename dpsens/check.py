@@ -527,8 +527,9 @@ def _analyze_file(program: Program, functions: list[tuple[str, ir.Module, ir.Fun
 
     done = 0
     try:
-        with time_limit(seconds):
+        with time_limit(seconds) as deadline:
             for qualname, module, function in functions:
+                deadline.check()
                 try:
                     summary = program.summary(qualname, function.span, None)  # type: ignore[arg-type]
                 except Exception as error:  # noqa: BLE001 - every crash becomes a finding

@@ -95,6 +95,41 @@ def test_time_limit_is_not_caught_by_except_exception() -> None:
                 pytest.fail("the time limit was swallowed as an ordinary exception")
 
 
+class _SlowFinalizer:
+    def __del__(self) -> None:
+        _spin(0.3)  # the alarm lands here, where Python ignores (prints) exceptions
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_limit_whose_raise_was_ignored_is_still_seen_by_check() -> None:
+    """CI once ran a file past its limit to the end: the alarm fired in a gc callback."""
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit(0.05) as deadline:
+            _SlowFinalizer()  # dropped at once: its __del__ outlasts the limit
+            deadline.check()
+    with time_limit(5.0) as deadline:
+        deadline.check()  # not expired: nothing raised
+    assert not deadline.expired
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_file_whose_limit_fired_where_exceptions_are_ignored_still_stops(
+        project: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpsens.infer.program import Program
+
+    summary = Program.summary
+
+    def slow_first(self: Program, *args: object) -> object:
+        if args[0] == "many.g0":
+            _SlowFinalizer()
+        return summary(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Program, "summary", slow_first)
+    write(project, {"many.py": MANY})
+    code, out, _ = run("check", "--timeout", "0.05", "many.py")
+    assert code == 2 and "DPS005" in out and "'g1' and the 1498 functions after it" in out
+
+
 def test_a_file_over_the_time_limit_gets_dps005_and_exit_2(project: Path, run: Run) -> None:
     write(project, {"many.py": MANY, "ok.py": SCALED})
     code, out, _ = run("check", "--timeout", "0.05", "--format", "json", ".")
