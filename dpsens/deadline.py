@@ -48,7 +48,7 @@ def time_limit(seconds: float | None) -> Iterator[Deadline]:
         yield deadline
         return
     started = time.monotonic()
-    outer_fired = False
+    outer_fired = outer_first = False
 
     def expire(signum: int, frame: Any) -> None:
         nonlocal outer_fired, outer_first
