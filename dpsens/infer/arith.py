@@ -106,11 +106,16 @@ def as_truth(value: Value) -> Value:
 def _matmul(a: Value, b: Value, report: Report) -> Value:
     """``a @ b``: a dot product of vectors, Σ a_i·b_i − a'_i·b'_i ≤ B_b·‖Δa‖₁ + B_a·‖Δb‖₁
     with B the other side's entry bound (R-bounded-product), a public side moving by
-    nothing; Data entries, unknown bounds and products of matrices are ∞."""
+    nothing; a vector times a matrix is R-gram, a matrix times either R-matmul; Data
+    entries and unknown bounds are ∞."""
+    if isinstance(a.type, T.Vector) and isinstance(b.type, T.Matrix):
+        return gram(a, b, report)  # v @ M = Σ_i v_i·M_i
+    if isinstance(a.type, T.Matrix) and isinstance(b.type, (T.Vector, T.Matrix)):
+        return _contraction(a, b, report)
     ctx = C.add(a.ctx, b.ctx)
     if not (isinstance(a.type, T.Vector) and isinstance(b.type, T.Vector)):
         report("DPS301", f"a @ b of {a.type.show()} and {b.type.show()} is not analyzed "
-               "(a dot product of vectors is)")
+               "(products of vectors and matrices are)")
         return Value(UNKNOWN, C.blow_up(ctx))
     if "Data" in (a.type.elem, b.type.elem):  # any reals: clip them first, as for sums
         return Value(T.REAL, C.blow_up(ctx))
@@ -130,6 +135,86 @@ def _matmul(a: Value, b: Value, report: Report) -> Value:
         factor = T.norm_factor(moving.type.norm, "L1", length)  # type: ignore[union-attr]
         terms.append(C.scale(E.mul(bound, factor), moving.ctx))
     return Value(T.REAL, C.total(terms))
+
+
+def gram(m: Value, n: Value, report: Report) -> Value:
+    """R-gram: ``m.T @ n`` (and ``v @ n``), Σ_i outer(m_i, n_i) over the rows the two
+    share, into an (L1, ℝ) matrix, or vector when one side is a vector. Row by row,
+    outer(m_i, n_i) − outer(m'_i, n'_i) = outer(Δm_i, n_i) + outer(m'_i, Δn_i), whose
+    L1 norm is at most ‖Δm_i‖₁·w_n·B_n + w_m·B_m·‖Δn_i‖₁ (w: entries per row, B: the
+    entry bound); summed over the rows, Σ_i ‖Δm_i‖₁ ≤ N(norm → L1)·d(m)."""
+    rows_m, rows_n = _rows(m.type), _rows(n.type)
+    if rows_m is None or rows_n is None or not equal_sizes(rows_m, rows_n):
+        report("DPS301", f"a product of {m.type.show()} and {n.type.show()} whose rows are "
+               "not known to be as many")
+        return Value(UNKNOWN, C.blow_up(C.add(m.ctx, n.ctx)))
+    width_m, width_n = _width(m.type), _width(n.type)
+    if isinstance(m.type, T.Matrix) and isinstance(n.type, T.Matrix):
+        result: T.Type = T.Matrix("L1", "Real", width_m, width_n)
+    else:
+        result = T.Vector("L1", "Real", width_m if isinstance(m.type, T.Matrix) else width_n)
+    return _bilinear(m, n, result, E.mul(width_n, _to_l1(m.type)),
+                     E.mul(width_m, _to_l1(n.type)), rows_m, report)
+
+
+def _contraction(a: Value, b: Value, report: Report) -> Value:
+    """R-matmul: ``A @ b`` (m×k times k) and ``A @ B`` (m×k times k×n) into an (L1, ℝ)
+    vector or matrix. (A − A')B entry (i, l) is at most B_B·‖ΔA_i‖₁, so its L1 norm is
+    at most n·B_B·Σ_i ‖ΔA_i‖₁; A'(B − B') entry (i, l) at most B_A·Σ_j |ΔB_jl|, so m·B_A
+    times Σ_j ‖ΔB_j‖₁ (a vector b: n = 1, its entries its rows)."""
+    assert isinstance(a.type, T.Matrix)
+    inner = _rows(b.type)
+    if inner is None or not equal_sizes(a.type.cols, inner):
+        report("DPS301", f"a @ b of {a.type.show()} and {b.type.show()} whose inner sizes "
+               "are not known to be equal")
+        return Value(UNKNOWN, C.blow_up(C.add(a.ctx, b.ctx)))
+    width = _width(b.type)
+    result = T.Matrix("L1", "Real", a.type.rows, width) if isinstance(b.type, T.Matrix) \
+        else T.Vector("L1", "Real", a.type.rows)
+    return _bilinear(a, b, result, E.mul(width, _to_l1(a.type)),
+                     E.mul(a.type.rows, _to_l1(b.type)), inner, report)
+
+
+def _bilinear(a: Value, b: Value, result: T.Type, factor_a: E.Expr, factor_b: E.Expr,
+              summed: E.Expr, report: Report) -> Value:
+    """A product linear in each side: side x moves the result by at most F_x·B_other·Γ_x
+    (F_x: ``factor_x``); an entry is a sum of ``summed`` products, each
+    at most B_a·B_b. A public side moves nothing but needs the other's bound."""
+    ctx = C.add(a.ctx, b.ctx)
+    if "Data" in (T.scalar_kind_of(a.type), T.scalar_kind_of(b.type)):
+        return Value(result, C.blow_up(ctx))  # any reals: clip them first, as for sums
+    bounds = a.magnitude(), b.magnitude()
+    if a.public and b.public:
+        return Value(result)
+    terms = []
+    for moving, factor, other in ((a, factor_a, bounds[1]), (b, factor_b, bounds[0])):
+        if moving.public:
+            continue
+        if other is None:
+            report("DPS305", "a matrix product with a side whose largest entry is not known "
+                   "(clip it)")
+            return Value(result, C.blow_up(ctx))
+        terms.append(C.scale(E.mul(factor, other), moving.ctx))
+    entry = E.mul(summed, E.mul(*bounds)) if None not in bounds else None  # type: ignore[arg-type]
+    return Value(result, C.total(terms), bound=entry)
+
+
+def _rows(t: T.Type) -> E.Expr | None:
+    """The rows of a matrix, the entries of a vector (a product sums over them)."""
+    return t.rows if isinstance(t, T.Matrix) else t.length if isinstance(t, T.Vector) else None
+
+
+def _width(t: T.Type) -> E.Expr:
+    """Entries per row: a matrix's columns; a vector's rows are single entries."""
+    return t.cols if isinstance(t, T.Matrix) else E.ONE
+
+
+def _to_l1(t: T.Type) -> E.Expr:
+    """N with Σ_i ‖Δ row i‖₁ ≤ N·d: a matrix's rows re-measured in L1, a vector's entries."""
+    if isinstance(t, T.Matrix):
+        return T.norm_factor(t.norm, "L1", t.cols)
+    assert isinstance(t, T.Vector)
+    return T.norm_factor(t.norm, "L1", t.length)
 
 
 def _bounded_product(op: str, a: Value, b: Value, result_type: T.Type) -> Value | None:
@@ -345,6 +430,23 @@ def unify_sizes(operands: Sequence[Value], assume: Callable[[E.Expr], None]) -> 
             out[i] = Value(replace(t, **{axis: theirs}), out[i].ctx, out[i].exact, out[i].bound,
                            out[i].parts, rowwise=out[i].rowwise)
     return out
+
+
+def unify_product(a: Value, b: Value, assume: Callable[[E.Expr], None],
+                  gram: bool = False) -> Value:
+    """b with the axis ``a @ b`` sums over (``a.T @ b`` when gram) sized as a's: numpy
+    raises unless they are equal, so sizes not decided different are assumed equal, and
+    the assumption is reported as unify_sizes does."""
+    axis_a = ("rows" if gram else "cols") if isinstance(a.type, T.Matrix) else "length"
+    axis_b = "rows" if isinstance(b.type, T.Matrix) else "length"
+    if not (isinstance(a.type, (T.Vector, T.Matrix)) and isinstance(b.type, (T.Vector, T.Matrix))):
+        return b
+    theirs, mine = getattr(a.type, axis_a), getattr(b.type, axis_b)
+    if mine == theirs or different_sizes(mine, theirs):
+        return b  # (different: a's size is kept, and the product says it is not analyzed)
+    if not equal_sizes(mine, theirs):
+        assume(sp.Eq(mine, theirs))
+    return replace(b, type=replace(b.type, **{axis_b: theirs}))
 
 
 def embed_factor(source: T.Type, target: T.Type) -> E.Expr:

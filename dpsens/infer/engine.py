@@ -323,9 +323,15 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if isinstance(e, ir.Attribute):
             return self.attribute(e)
         if isinstance(e, ir.BinOp):
+            if e.op == "@" and isinstance(e.left, ir.Attribute) and e.left.attr == "T":
+                gram = self._gram(e)
+                if gram is not None:
+                    return gram
             left, right = self.operands((e.left, e.right))
             if e.op != "@":  # entrywise: equal sizes where they may be (a product is not)
                 left, right = arith.unify_sizes([left, right], self.assume)
+            else:
+                right = arith.unify_product(left, right, self.assume)
             if e.op in ("&", "|", "^", "*") and _is_mask(e.left, left) and _is_mask(e.right, right):
                 left, right = arith.as_truth(left), arith.as_truth(right)  # 0/1 entries
             # ``x * x`` multiplies a number by itself, not two numbers of x's interval.
@@ -407,6 +413,24 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 or any(E.decide_le(r, direct.ctx[v]) is not True for v, r in summed.ctx.items()):
             return direct
         return Value(direct.type, summed.ctx, interval=summed.interval)
+
+    def _gram(self, e: ir.BinOp) -> Value | None:
+        """``m.T @ n`` of a matrix m, as R-gram (Σ_i outer(m_i, n_i)) rather than a product
+        of the transpose, whose rows would be m's columns; None for anything else."""
+        assert isinstance(e.left, ir.Attribute)
+        m, n = self.operands((e.left.value, e.right))
+        if not isinstance(m.type, T.Matrix) or not isinstance(n.type, (T.Vector, T.Matrix)):
+            return None  # (evaluated again as written: reading names has no effect)
+        n = arith.unify_product(m, n, self.assume, gram=True)
+        seen = self.diagnostics_seen()
+        result = arith.gram(m, n, self._reporter(e.span))
+        if self.diagnostics_seen() == seen:
+            self.unbounded_here(e.span, result.ctx, (m.ctx, n.ctx), (
+                "'@' of two values that both depend on inputs has no bounded slope (clip "
+                "both, or keep one public)") if m.ctx and n.ctx else
+                "'@' has no bounded slope over all the values its operand may take (clip it "
+                "first)")
+        return result
 
     def _extreme(self, e: ir.IfExp, first: Value, second: Value) -> Value | None:
         """R-if-extreme: the max or min that a choice between scalars is, or None."""

@@ -181,8 +181,8 @@ def dot_with_ones_l1(x: MetricVector[L1, Real]) -> Real:  # expect: x=1
     return float(np.ones(len(x)) @ x)
 
 
-def matrix_product(m: MetricMatrix[L1, Real], v: MetricVector[L1, Real]) -> Real:  # expect: m=inf; v=inf; returns=unknown
-    return float(np.sum(m @ v))  # E: DPS301
+def matrix_product(m: MetricMatrix[L1, Real], v: MetricVector[L1, Real]) -> Real:  # expect: m=inf; v=inf; assumes=len(v) == cols(m)
+    return float(np.sum(m @ v))  # E: DPS305
 
 
 def dot_of_clipped(x: MetricVector[L1, Real]) -> Real:  # expect: x=2

@@ -1,0 +1,57 @@
+"""R-gram and R-matmul: products of matrices with vectors and matrices, sound through
+the entry bounds of the other side (np.clip, np.ones), exact where one side moves.
+
+``X.T @ y`` and ``v @ X`` are sums over the rows of outer products (R-gram), so a
+changed row of X moves one of them; ``X @ w`` and ``A @ B`` sum along the columns
+(R-matmul). The traps: entries without a bound, Data entries.
+"""
+
+import numpy as np
+
+from dpsens import L1, L_inf, Data, MetricMatrix, MetricVector, Real, Static, cols
+
+
+def features_times_labels(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: X=2*cols(X); y=2*cols(X); assumes=len(y) == rows(X)
+    # The sufficient statistic X^T y of linear regression: a changed row of X moves each
+    # of its cols(X) entries by 2, times |y_i| <= 1; a changed label moves the row by 2.
+    return np.clip(X, -1.0, 1.0).T @ np.clip(y, -1.0, 1.0)
+
+
+def labels_times_features(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: X=2*cols(X); y=2*cols(X); assumes=rows(X) == len(y)
+    return np.clip(y, -1.0, 1.0) @ np.clip(X, -1.0, 1.0)
+
+
+def gram_matrix(X: MetricMatrix[L_inf, Data]) -> MetricMatrix[L1, Real]:  # expect: X=4*cols(X)**2
+    # Sound, twice the exact 2·cols(X)²: both sides of the outer product are X, and a
+    # changed row is counted once as each side.
+    Xc = np.clip(X, -1.0, 1.0)
+    return Xc.T @ Xc
+
+
+def predictions(X: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:  # expect: X=cols(X)
+    return np.clip(X, -1.0, 1.0) @ (0.5 * np.ones(cols(X)))
+
+
+def predictions_of_a_model(X: MetricMatrix[L_inf, Data], w: Static[MetricVector[L_inf, Real]]) -> MetricVector[L1, Real]:  # expect: X=2*cols(X); w=static; assumes=len(w) == cols(X)
+    return np.clip(X, -1.0, 1.0) @ np.clip(w, -1.0, 1.0)
+
+
+def two_projections(X: MetricMatrix[L_inf, Data]) -> MetricMatrix[L1, Real]:  # expect: X=4*cols(X)
+    return np.clip(X, -1.0, 1.0) @ np.ones((cols(X), 2))
+
+
+def public_design(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=3
+    return np.ones((3, len(v))) @ v
+
+
+def public_weights_of_rows(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=2
+    # Row i of the result sums v_j·1: each entry of v moves two outputs.
+    return v @ np.ones((len(v), 2))
+
+
+def unbounded_weights(X: MetricMatrix[L1, Real], w: Static[MetricVector[L_inf, Real]]) -> MetricVector[L1, Real]:  # expect: X=inf; w=static; assumes=len(w) == cols(X)
+    return X @ w  # E: DPS305
+
+
+def data_entries(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: X=inf; y=inf; assumes=len(y) == rows(X)
+    return X.T @ y
