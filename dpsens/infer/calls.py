@@ -90,7 +90,7 @@ class CallRules:
             self.unbounded_here(e.span, result.ctx, [a.ctx for a in (
                 callee, *args, *keywords.values())], f"'{label}' is unbounded in its arguments "
                 "(its rule, or its own report, says so)")
-        if self.shared.refusals > refusals:
+        if self.shared.refusals > refusals and not self.shared.quiet:
             # Not understood (np.abs(v, w) writes w): any array it was given may have changed.
             for expr in (*e.args, *(k.value for k in e.keywords)):
                 self.invalidate(expr, C.blow_up(inputs))
@@ -135,6 +135,8 @@ class CallRules:
         """A call that does not fit its rule or signature: unknown; ``call`` forgets its arguments."""
         self.report(span, code, message)
         self.shared.refusals += 1
+        if self.shared.quiet:  # in a black box: trusted (R-blackbox)
+            return unknown(C.total(v.ctx for v in inputs))
         # DPS203: code dpsens cannot see, which may keep what it is given (R-kept)
         result = self.run_unknown(C.total(v.ctx for v in inputs), keeps=code == "DPS203")
         # The call still runs: code of its own (DPS203), or a closure it is given, may
@@ -188,6 +190,8 @@ class CallRules:
         ``keeps``: code that may keep state between calls (R-kept; builtins keep none
         beyond the objects they are given)."""
         inputs = [callee, *args, *keywords.values()]
+        if self.shared.quiet and "out" not in keywords:  # in a black box: trusted (R-blackbox)
+            return unknown(C.total(v.ctx for v in inputs))
         captured: C.Context = C.EMPTY
         for value in inputs:
             ref = value.type.ref if isinstance(value.type, T.Callable_) else None
@@ -475,6 +479,8 @@ class CallRules:
             result = self.run_unknown(C.total(a.ctx for a in (*args, *keywords.values())),
                                       keeps=receiver.type == UNKNOWN
                                       or isinstance(receiver.type, T.Opaque))
+        if self.shared.quiet and e.func.attr not in _IN_PLACE_METHODS and "out" not in keywords:
+            return unknown(result.ctx)  # in a black box: trusted (R-blackbox)
         # The method may mutate its receiver and any array it is given (an out) in place;
         # with only public inputs, what it writes into its arguments is public.
         for expr in (*e.args, *(k.value for k in e.keywords)) if result.ctx else ():

@@ -90,6 +90,7 @@ class _Shared:
     errors: int = 0  # error diagnostics reported so far
     inlined: int = 0  # closure bodies analyzed so far: calls.CallRules.call_closure
     rebound: set[str] = field(default_factory=set)  # names nested defs may rebind (ir.Function)
+    quiet: bool = False  # a black box's body, analyzed only for its effects: no diagnostics
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
     # -- reporting ---------------------------------------------------------
     def report(self, span: Span, code: str, message: str) -> None:
         """Record a diagnostic at a span of this module."""
+        if self.shared.quiet:
+            return
         self.shared.errors += severity_of(code) == "error"
         self.program.report(self.module, span, code, message)
 

@@ -154,6 +154,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
         summary.ret_text = returns.text if returns else "None"
         for param in summaries:
             param.sensitivity = E.ZERO if param.static else E.INF
+        _black_box_effects(analysis, function, summary)
         return summary
     body_result = analysis.run_body(function.body)
     result = body_result
@@ -194,6 +195,27 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
                     summary.histories[entry.name] = (Charge(E.INF, E.INF),)  # callers pay it too
     _explain_unbounded(program, module, analysis, summaries, kind in PRIVATE)
     return summary
+
+
+def _black_box_effects(analysis: Analysis, function: ir.Function, summary: Summary) -> None:
+    """What a black box does besides its result, from its body analyzed without a word:
+    arrays it writes into (the caller's change), what it hands to code that may keep
+    it, whether it reads state others change or shows what it is given (R-blackbox).
+    A body the analysis cannot follow does everything."""
+    analysis.shared.quiet = True
+    params = frozenset(p.name for p in summary.params)
+    try:
+        analysis.run_body(function.body)
+    except Exception:  # noqa: BLE001 - unknown code may do anything it can
+        summary.mutated, summary.escaped, summary.observed = params, params, params
+        summary.reads_state = summary.observes = summary.runs_unknown = True
+        return
+    summary.mutated = frozenset(analysis.shared.mutated)
+    summary.reads_state = analysis.shared.reads_state
+    summary.observes = analysis.shared.observations > 0
+    summary.observed = frozenset(analysis.observed_inputs())
+    summary.runs_unknown = analysis.shared.ran_unknown
+    summary.escaped = frozenset(analysis.inputs_in(analysis.shared.escaped))
 
 
 def _explain_unbounded(program: Program, module: ir.Module, analysis: Analysis,

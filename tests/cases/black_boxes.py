@@ -1,0 +1,82 @@
+"""R-blackbox effects: a black box's result is unbounded in its arguments, and what it
+does besides is read from its body: arrays it writes into change the caller's, state
+it keeps reaches later calls (found by a review porting DiffPrivacyInference's tests,
+whose black boxes cannot mutate; Python's can)."""
+
+import numpy as np
+import numpy.typing as npt
+
+from dpsens import (L1, L2, L_inf, BlackBox, Data, MetricMatrix, MetricVector, Priv, Real, Static, clip,
+                    cols, gaussian_mechanism, laplace_mechanism, rows, unbox, undisc_container)
+
+_STASH = [0.0]
+
+
+def scale_in_place(w: MetricVector[L1, Real]) -> BlackBox[float]:  # expect: w=inf
+    w[0] = 1000 * w[0]
+    return 0.0
+
+
+def written_by_a_black_box(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    # Truth 1000 (it was 1: the caller's array was taken as unchanged).
+    w = np.zeros(3)
+    w[0] = x
+    scale_in_place(w)
+    return float(w[0])
+
+
+def released_after_a_black_box_wrote(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=released  # E: DPS403
+    w = np.zeros(3)
+    w[0] = np.clip(x, 0.0, 1.0)
+    scale_in_place(w)
+    return laplace_mechanism(1.0, 1.0, w[0])
+
+
+def scale_row(record: MetricVector[L_inf, Real]) -> BlackBox[float]:  # expect: record=inf
+    record *= 1000
+    return 0.0
+
+
+def row_scaled_by_a_black_box(m: MetricMatrix[L1, Real]) -> Real:  # expect: m=inf; returns=unknown
+    scale_row(m[0, :])  # a view of the parameter: the caller's matrix changes
+    return float(m[0, 0])
+
+
+def stash(v: Real) -> BlackBox[float]:  # expect: v=inf
+    _STASH[0] = v
+    return 0.0
+
+
+def fetch(n: Static[int]) -> BlackBox[float]:  # expect: n=static
+    return float(_STASH[0]) * n
+
+
+def through_a_stash(x: Real) -> Real:  # expect: x=inf
+    # fetch is given nothing sensitive, but returns what stash kept (it was 0).
+    stash(x)
+    return unbox(fetch(1), Real, ())
+
+
+def leaky_gradient(model: MetricVector[L2, Real], record: MetricVector[L_inf, Data]) -> BlackBox[npt.NDArray[np.float64]]:  # expect: model=inf; record=inf
+    model += record  # the private record, written into the caller's model
+    return np.zeros(len(record))
+
+
+def training_with_a_leaky_gradient(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(inf, inf); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=released  # E: DPS403
+    model = np.zeros(cols(data))
+    for i in range(rows(data)):
+        g = unbox(leaky_gradient(model, data[i, :]), MetricVector[L_inf, Data], cols(data))  # E: DPS301
+        model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
+    return model
+
+
+def pure_gradient(model: MetricVector[L2, Real], record: MetricVector[L_inf, Data]) -> BlackBox[npt.NDArray[np.float64]]:  # expect: model=inf; record=inf
+    return np.asarray(record) - model
+
+
+def training_with_a_pure_gradient(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(eps, dl); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=sequential
+    model = np.zeros(cols(data))
+    for i in range(rows(data)):
+        g = unbox(pure_gradient(model, data[i, :]), MetricVector[L_inf, Data], cols(data))
+        model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
+    return model
