@@ -311,6 +311,8 @@ class ModuleGraph:
         return self._looked_up[key]
 
     def _find(self, root: Path, name: str) -> Source | None:
+        if "" in name.split("."):  # `from . import *` outside a package: Python raises
+            return None
         relative = Path(*name.split("."))
         for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
             if candidate.is_file():

@@ -135,6 +135,10 @@ def array(x: Any, dtype: Static[Any] = ..., copy: Static[Any] = ...) -> Any:
     """A vector of a tuple or list of numbers (L1: the sum of the entries' distances); a
     copy of an array (copy=False may return the array itself: see mutation.is_fresh)."""
 
+@rule("array")
+def copy(a: Any) -> Any:
+    """A copy of an array (``np.copy(a)``, ``a.copy()``): the same value in new memory."""
+
 @rule("square")
 def square(x: Any) -> Any:
     """x ** 2, entrywise."""

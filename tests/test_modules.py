@@ -63,6 +63,18 @@ def test_staged_subset_still_resolves(tmp_path: Path) -> None:
     assert not file.diagnostics
 
 
+def test_a_relative_import_outside_a_package_names_no_module(tmp_path: Path) -> None:
+    """``from . import *`` in a top-level module (Python raises ImportError) was an
+    internal error: the empty package name made an empty path (found by the fuzzer)."""
+    (tmp_path / "script.py").write_text(
+        "from dpsens import Real\nfrom . import *\nfrom .. import x\n\n"
+        "def f(y: Real) -> Real:\n    return 2 * y\n")
+    result = check_paths([str(tmp_path / "script.py")])
+    [file] = result.files
+    assert [f["params"][0]["sensitivity"] for f in file.functions] == ["2"]
+    assert not file.diagnostics
+
+
 def test_submodule_and_star_imports_alone_bring_their_modules(tmp_path: Path) -> None:
     """``import a.b`` binds only ``a`` and ``from m import *`` binds no name, yet both need
     their module: each alone must bring it into the analysis (regression)."""

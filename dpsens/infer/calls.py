@@ -479,8 +479,11 @@ class CallRules:
             result = self.run_unknown(C.total(a.ctx for a in (*args, *keywords.values())),
                                       keeps=receiver.type == UNKNOWN
                                       or isinstance(receiver.type, T.Opaque))
-        if self.shared.quiet and e.func.attr not in _IN_PLACE_METHODS and "out" not in keywords:
-            return unknown(result.ctx)  # in a black box: trusted (R-blackbox)
+        if self.shared.quiet and "out" not in keywords and not isinstance(
+                receiver.type, (T.Vector, T.Matrix, T.TupleType, T.ListType)):
+            # In a black box, a library object's method is trusted (R-blackbox); an
+            # array's own (w.fill, w.__setitem__) writes into it.
+            return unknown(result.ctx)
         # The method may mutate its receiver and any array it is given (an out) in place;
         # with only public inputs, what it writes into its arguments is public.
         for expr in (*e.args, *(k.value for k in e.keywords)) if result.ctx else ():

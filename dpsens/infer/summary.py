@@ -173,12 +173,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     # Assumptions that never hold leave every parameter unbounded, whatever a call passes.
     summary.conditions = [] if impossible else list(analysis.assumptions)
     summary.callable_types = dict(analysis.shared.callable_types)
-    summary.mutated = frozenset(analysis.shared.mutated)
-    summary.reads_state = analysis.shared.reads_state
-    summary.observes = analysis.shared.observations > 0
-    summary.observed = frozenset(analysis.observed_inputs())
-    summary.runs_unknown = analysis.shared.ran_unknown
-    summary.escaped = frozenset(analysis.inputs_in(analysis.shared.escaped))
+    _record_effects(analysis, summary)
     if any(param.callable_kind is not None for param in summaries):
         # Only a call site binding a passed function asks (a full walk of every body: 4%).
         summary.read = frozenset(ir.names_read(function.body))
@@ -197,25 +192,32 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     return summary
 
 
-def _black_box_effects(analysis: Analysis, function: ir.Function, summary: Summary) -> None:
-    """What a black box does besides its result, from its body analyzed without a word:
-    arrays it writes into (the caller's change), what it hands to code that may keep
-    it, whether it reads state others change or shows what it is given (R-blackbox).
-    A body the analysis cannot follow does everything."""
-    analysis.shared.quiet = True
-    params = frozenset(p.name for p in summary.params)
-    try:
-        analysis.run_body(function.body)
-    except Exception:  # noqa: BLE001 - unknown code may do anything it can
-        summary.mutated, summary.escaped, summary.observed = params, params, params
-        summary.reads_state = summary.observes = summary.runs_unknown = True
-        return
+def _record_effects(analysis: Analysis, summary: Summary) -> None:
+    """What the function does besides its result, for its callers: the arrays it writes
+    into, whether it reads state others change, shows or hands over what it is given."""
     summary.mutated = frozenset(analysis.shared.mutated)
     summary.reads_state = analysis.shared.reads_state
     summary.observes = analysis.shared.observations > 0
     summary.observed = frozenset(analysis.observed_inputs())
     summary.runs_unknown = analysis.shared.ran_unknown
     summary.escaped = frozenset(analysis.inputs_in(analysis.shared.escaped))
+
+
+def _black_box_effects(analysis: Analysis, function: ir.Function, summary: Summary) -> None:
+    """A black box's effects, from its body analyzed without a word (R-blackbox); a body
+    the analysis cannot follow (exec, a crash) does everything."""
+    analysis.shared.quiet = True
+    try:
+        analysis.run_body(function.body)
+        followed = not analysis.poisoned  # (exec, a frame reader: it reaches any name)
+    except Exception:  # noqa: BLE001 - unknown code may do anything it can
+        followed = False
+    if followed:
+        _record_effects(analysis, summary)
+        return
+    params = frozenset(p.name for p in summary.params)
+    summary.mutated, summary.escaped, summary.observed = params, params, params
+    summary.reads_state = summary.observes = summary.runs_unknown = True
 
 
 def _explain_unbounded(program: Program, module: ir.Module, analysis: Analysis,

@@ -80,3 +80,41 @@ def training_with_a_pure_gradient(data: MetricMatrix[L_inf, Data], eps: Static[f
         g = unbox(pure_gradient(model, data[i, :]), MetricVector[L_inf, Data], cols(data))
         model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
     return model
+
+
+def exec_scale(w: MetricVector[L1, Real]) -> BlackBox[float]:  # expect: w=inf
+    exec("w[0] = 1000 * w[0]")  # reaches any name: the body is not followed
+    return 0.0
+
+
+def written_by_exec_in_a_black_box(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    w = np.zeros(3)
+    w[0] = x
+    exec_scale(w)
+    return float(w[0])
+
+
+def setitem_scale(w: MetricVector[L1, Real]) -> BlackBox[float]:  # expect: w=inf
+    w.__setitem__(0, 1000 * w[0])  # an array's own method is not trusted as library code is
+    return 0.0
+
+
+def written_by_a_method_in_a_black_box(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    w = np.zeros(3)
+    w[0] = x
+    setitem_scale(w)
+    return float(w[0])
+
+
+def gradient_of_a_copy(model: MetricVector[L2, Real], record: MetricVector[L_inf, Data]) -> BlackBox[npt.NDArray[np.float64]]:  # expect: model=inf; record=inf
+    g = record.copy()  # new memory: the store below leaves the caller's record alone
+    g[0] = 0.0
+    return g
+
+
+def training_with_a_copying_gradient(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(eps, dl); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=sequential
+    model = np.zeros(cols(data))
+    for i in range(rows(data)):
+        g = unbox(gradient_of_a_copy(model, data[i, :]), MetricVector[L_inf, Data], cols(data))
+        model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
+    return model

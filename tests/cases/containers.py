@@ -148,6 +148,18 @@ def copied(v: MetricVector[L2, Real]) -> MetricVector[L2, Real]:  # expect: v=1
     return v
 
 
+def copied_by_method(v: MetricVector[L2, Real]) -> MetricVector[L2, Real]:  # expect: v=1
+    w = v.copy()  # (it was DPS203 and ∞)
+    w[0] = 0.0
+    return v
+
+
+def copy_scaled(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=1001
+    w = np.copy(v)  # (the store rule: the old entries' 1 plus the stored 1000)
+    w[0] = 1000 * w[0]
+    return w
+
+
 # a[i] = v on a list replaces one element; the elements' own objects do not change.
 def list_store(x: Real, y: Real) -> Real:  # expect: x=0; y=100
     a = [x, 0.0]
