@@ -195,7 +195,7 @@ def _bilinear(a: Value, b: Value, result: T.Type, factor_a: E.Expr, factor_b: E.
                    "(clip it)")
             return Value(result, C.blow_up(ctx))
         terms.append(C.scale(E.mul(factor, other), moving.ctx))
-    entry = E.mul(summed, E.mul(*bounds)) if None not in bounds else None  # type: ignore[arg-type]
+    entry = E.mul(summed, E.mul(*bounds)) if None not in bounds else None
     return Value(result, C.total(terms), bound=entry)
 
 
