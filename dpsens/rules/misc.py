@@ -539,7 +539,8 @@ def unbox(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         target = T.Vector(target.norm, target.elem, dims[0], target.clip)
     elif isinstance(target, T.Matrix) and len(dims) == 2 and None not in dims:
         target = T.Matrix(target.norm, target.elem, dims[0], dims[1], target.clip)
-    elif isinstance(target, (T.Vector, T.Matrix)):
+    elif isinstance(target, (T.Vector, T.Matrix)) or dims and shape.type != T.Opaque("None"):
+        # (a number's shape is () or None: unbox raises on any other at run time)
         a.report(span, "DPS301", "unbox(): the shape must match the type and be static")  # type: ignore[arg-type]
         return unknown(value.ctx)
     return Value(target, C.add(value.ctx, require_static(a, shape, "shape", rule, span)))

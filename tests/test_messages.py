@@ -1,0 +1,55 @@
+"""Hints in diagnostics name a remedy that applies to the case at hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dpsens.check import check_paths
+
+SOURCE = '''from dpsens import L1, L_inf, BlackBox, Integer, MetricVector, Real, unbox
+
+
+def widened(v: MetricVector[L_inf, Real]) -> MetricVector[L1, Real]:
+    return v
+
+
+def truncated(x: Real) -> Integer:
+    return 0.001 * x
+
+
+def box(x: Real) -> BlackBox[float]:
+    return 1.0
+
+
+def shaped_number(x: Real) -> Real:
+    return unbox(box(x), Real, 1)
+
+
+def number(x: Real) -> Real:
+    return unbox(box(x), Real, ()) + unbox(box(x), Real, None)
+'''
+
+
+def _messages(tmp_path: Path) -> dict[int, list[str]]:
+    (tmp_path / "m.py").write_text(SOURCE)
+    [file] = check_paths([str(tmp_path / "m.py")]).files
+    found: dict[int, list[str]] = {}
+    for d in file.diagnostics:
+        if d.code != "DPS311":
+            found.setdefault(d.line, []).append(f"{d.code} {d.message}")
+    return found
+
+
+def test_norm_convert_is_suggested_only_for_a_change_of_norm(tmp_path: Path) -> None:
+    found = _messages(tmp_path)
+    [widened] = found[4]
+    assert widened.startswith("DPS104") and widened.endswith("(use norm_convert)")
+    [truncated] = found[8]  # a Real is not made an Integer by norm_convert
+    assert truncated.startswith("DPS104") and "norm_convert" not in truncated
+
+
+def test_a_number_unboxed_with_a_shape_is_refused(tmp_path: Path) -> None:
+    """At run time unbox raises for a number given shape 1: the analysis says so."""
+    found = _messages(tmp_path)
+    assert found[17] == ["DPS301 unbox(): the shape must match the type and be static"]
+    assert 21 not in found  # () and None are a number's shapes
