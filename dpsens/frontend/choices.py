@@ -22,9 +22,12 @@ _SWAPPED = {"max": "min", "min": "max"}
 _PURE_OPERATORS = frozenset({"+", "-", "*", "/", "//", "%", "**"})
 
 
-def extreme(test: ir.Expr, first: ir.Expr, second: ir.Expr) -> str | None:
+def extreme(test: ir.Expr, first: ir.Expr, second: ir.Expr, differences: bool = True) -> str | None:
     """"max" or "min" when ``first if test else second`` is the larger or smaller of
-    two values the test compares (the same expressions, without side effects), else None."""
+    two values the test compares (the same expressions, without side effects), else None.
+    With ``differences``, also of their difference and 0: ``a - b if a > b else 0.0``
+    is max(a − b, 0), since a > b exactly when a − b > 0 (IEEE subtraction of unequal
+    numbers is never 0)."""
     if not isinstance(test, ir.Compare) or test.op not in _LARGER_FIRST:
         return None
     if not (_pure(test.left) and _pure(test.right)):
@@ -33,7 +36,27 @@ def extreme(test: ir.Expr, first: ir.Expr, second: ir.Expr) -> str | None:
         return _LARGER_FIRST[test.op]
     if same(first, test.right) and same(second, test.left):
         return _SWAPPED[_LARGER_FIRST[test.op]]
+    if not differences:
+        return None
+    for difference, zero in ((first, second), (second, first)):
+        if not (_is_zero(zero) and isinstance(difference, ir.BinOp) and difference.op == "-"):
+            continue
+        if same(difference.left, test.left) and same(difference.right, test.right):
+            op = test.op  # a op b is (a − b) op 0
+        elif same(difference.left, test.right) and same(difference.right, test.left):
+            op = _REVERSED[test.op]  # a op b is (b − a) reversed-op 0
+        else:
+            continue
+        kind = _LARGER_FIRST[op]
+        return kind if difference is first else _SWAPPED[kind]
     return None
+
+
+_REVERSED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+
+
+def _is_zero(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Const) and _number(e.value) and e.value == 0
 
 
 def clamp(test: ir.Expr, first: ir.Expr, second: ir.Expr) -> tuple[str, ir.Expr, ir.Expr, str] | None:
@@ -48,7 +71,8 @@ def clamp(test: ir.Expr, first: ir.Expr, second: ir.Expr) -> tuple[str, ir.Expr,
     for bound, other in ((first, second), (second, first)):
         if not isinstance(other, ir.IfExp):
             continue
-        inner = extreme(other.test, other.body, other.orelse)
+        # (E must be a max or min of x itself: the clamp's proof compares x with b)
+        inner = extreme(other.test, other.body, other.orelse, differences=False)
         compared = other.test
         if inner is None or not isinstance(compared, ir.Compare):
             continue
@@ -56,7 +80,8 @@ def clamp(test: ir.Expr, first: ir.Expr, second: ir.Expr) -> tuple[str, ir.Expr,
             if not same(bound, b) or not (same(compared.left, x) or same(compared.right, x)):
                 continue
             c = compared.right if same(compared.left, x) else compared.left
-            outer = extreme(test, x if first is other else first, x if second is other else second)
+            outer = extreme(test, x if first is other else first, x if second is other else second,
+                            differences=False)
             if outer is not None:
                 return outer, b, c, "le" if inner == "max" else "ge"
     return None

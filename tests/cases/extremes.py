@@ -124,3 +124,31 @@ def lists_compared_whole(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
     a = [x, 5.0]
     b = [y, 0.0]
     return float(np.sum(np.where(a > b, a, b)))  # E: DPS301
+
+
+# A difference and 0: a > b exactly when a − b > 0, so `a - b if a > b else 0` is
+# max(a − b, 0) (a ReLU, a hinge), found by the review porting DiffPrivacyInference's
+# tests (it was ∞).
+def positive_part_of_a_difference(x: Real, y: Real) -> Real:  # expect: x=1; y=1
+    return x - y if x > y else 0.0
+
+
+def hinge_below_a_target(x: Real, t: Static[float]) -> Real:  # expect: x=1; t=static
+    return 0.0 if x >= t else t - x
+
+
+def positive_differences_of_vectors(a: MetricVector[L1, Real], b: MetricVector[L1, Real]) -> Real:  # expect: a=1; b=1; assumes=len(b) == len(a)
+    return float(np.sum(np.where(a > b, a - b, 0.0)))
+
+
+def difference_or_one(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    return x - y if x > y else 1.0  # jumps from 0+ to 1 where x passes y
+
+
+def sum_or_zero(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    return x + y if x > y else 0.0
+
+
+def clamp_of_a_difference(x: Real, c: Static[float]) -> Real:  # expect: x=inf; c=static
+    # Not a clamp of x: the inner choice is max(x − c, 0), which jumps to 1 at x = 1.
+    return 1.0 if x > 1.0 else (x - c if x > c else 0.0)
