@@ -139,6 +139,10 @@ def array(x: Any, dtype: Static[Any] = ..., copy: Static[Any] = ...) -> Any:
 def copy(a: Any) -> Any:
     """A copy of an array (``np.copy(a)``, ``a.copy()``): the same value in new memory."""
 
+@rule("transpose")
+def transpose(a: Any) -> Any:
+    """A matrix's columns as rows (``a.T``, in L1: R-transpose); a vector is itself."""
+
 @rule("square")
 def square(x: Any) -> Any:
     """x ** 2, entrywise."""

@@ -326,15 +326,9 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if isinstance(e, ir.Attribute):
             return self.attribute(e)
         if isinstance(e, ir.BinOp):
-            if e.op == "@" and isinstance(e.left, ir.Attribute) and e.left.attr == "T":
-                gram = self._gram(e)
-                if gram is not None:
-                    return gram
             left, right = self.operands((e.left, e.right))
             if e.op != "@":  # entrywise: equal sizes where they may be (a product is not)
                 left, right = arith.unify_sizes([left, right], self.assume)
-            else:
-                right = arith.unify_product(left, right, self.assume)
             if e.op in ("&", "|", "^", "*") and _is_mask(e.left, left) and _is_mask(e.right, right):
                 left, right = arith.as_truth(left), arith.as_truth(right)  # 0/1 entries
             # ``x * x`` multiplies a number by itself, not two numbers of x's interval.
@@ -401,6 +395,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         """``a @ b``: the dot-product rule, or np.sum(a * b), the same number, where that is
         bounded more tightly in every variable (two clipped columns of one dataset: a
         changed row moves one product, 2, where the rule's entry bounds give 4)."""
+        right = arith.unify_product(left, right, self.assume)
         direct = arith.binary("@", left, right, self._reporter(span))
         if not (isinstance(left.type, T.Vector) and isinstance(right.type, T.Vector)) \
                 or C.is_public(direct.ctx):
@@ -416,24 +411,6 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 or any(E.decide_le(r, direct.ctx[v]) is not True for v, r in summed.ctx.items()):
             return direct
         return Value(direct.type, summed.ctx, interval=summed.interval)
-
-    def _gram(self, e: ir.BinOp) -> Value | None:
-        """``m.T @ n`` of a matrix m, as R-gram (Σ_i outer(m_i, n_i)) rather than a product
-        of the transpose, whose rows would be m's columns; None for anything else."""
-        assert isinstance(e.left, ir.Attribute)
-        m, n = self.operands((e.left.value, e.right))
-        if not isinstance(m.type, T.Matrix) or not isinstance(n.type, (T.Vector, T.Matrix)):
-            return None  # (evaluated again as written: reading names has no effect)
-        n = arith.unify_product(m, n, self.assume, gram=True)
-        seen = self.diagnostics_seen()
-        result = arith.gram(m, n, self._reporter(e.span))
-        if self.diagnostics_seen() == seen:
-            self.unbounded_here(e.span, result.ctx, (m.ctx, n.ctx), (
-                "'@' of two values that both depend on inputs has no bounded slope (clip "
-                "both, or keep one public)") if m.ctx and n.ctx else
-                "'@' has no bounded slope over all the values its operand may take (clip it "
-                "first)")
-        return result
 
     def _extreme(self, e: ir.IfExp, first: Value, second: Value) -> Value | None:
         """R-if-extreme: the max or min that a choice between scalars is, or None."""
@@ -657,16 +634,15 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
 
 
 def transposed(m: Value) -> Value:
-    """``m.T`` (R-transpose): the columns as rows, in the same norm and kind. The
-    transpose's distance Σ_j ‖column j of Δ‖_N is at most Σ_ij |Δ_ij| (each norm is at
-    most the L1 norm), the L1 norm of every row summed: norm_factor(N, L1, cols) times
-    Σ_i ‖row i of Δ‖_N (1, √cols, cols for L1, L2, L∞; Data entries count alike)."""
+    """``m.T`` (R-transpose): the columns as rows, measured in L1 with their kind. The
+    transpose's L1 distance Σ_ij |Δ_ij| is the L1 norm of every row of m summed:
+    norm_factor(N, L1, cols) times Σ_i ‖row i of Δ‖_N (1, √cols, cols for L1, L2, L∞;
+    Data entries count alike). Its entries are m's, with their bounds."""
     t = m.type
     assert isinstance(t, T.Matrix)
-    if m.public:
-        return Value(T.Matrix(t.norm, t.elem, t.cols, t.rows))
-    return Value(T.Matrix(t.norm, t.elem, t.cols, t.rows),
-                 C.scale(T.norm_factor(t.norm, "L1", t.cols), m.ctx))
+    result = T.Matrix("L1", t.elem, t.cols, t.rows)
+    ctx = C.scale(T.norm_factor(t.norm, "L1", t.cols), m.ctx) if not m.public else C.EMPTY
+    return Value(result, ctx, m.exact, m.bound, interval=m.interval)
 
 
 def _shape(t: T.Type) -> tuple[E.Expr, ...] | None:

@@ -186,6 +186,16 @@ def _ddof_scale(a: Analysis, rule: Rule, bound: Bound, span: object, n: E.Expr
     return E.div(n, difference), extra
 
 
+def transpose(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """np.transpose: a matrix's ``.T`` (R-transpose); a vector is itself."""
+    from dpsens.infer.engine import transposed
+
+    x = first_argument(bound)
+    if not require_container(a, x, span, "transpose"):
+        return unknown(x.ctx)
+    return transposed(x) if isinstance(x.type, T.Matrix) else x
+
+
 def ravel(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.ravel / .flatten(): a matrix's entries as one vector, in the rows' norm; Data
     entries as an (L1, Data) vector, counting the changed entries."""

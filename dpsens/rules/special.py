@@ -41,6 +41,7 @@ RULES: dict[str, SpecialRule] = {
     "variance": arrays.variance,
     "standard_deviation": arrays.standard_deviation,
     "ravel": arrays.ravel,
+    "transpose": arrays.transpose,
     "diff": arrays.diff,
     "where": arrays.where,
     "dot": arrays.dot,

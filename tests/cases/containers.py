@@ -256,7 +256,9 @@ def store_through_a_raveled_view(m: MetricMatrix[L_inf, Real], v: MetricVector[L
     return w
 
 
-def store_into_the_transpose_itself(m: MetricMatrix[L_inf, Real], v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=0; v=1
+def store_into_the_transpose_itself(m: MetricMatrix[L_inf, Real], v: MetricVector[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=0; v=rows(m)
+    # Sound, loose (truth 1): the transpose's rows are measured in L1 (R-transpose), which
+    # an (L∞, ℝ) row stored into costs its length.
     w = np.zeros_like(m)
     t = w.T
     t[0] = v

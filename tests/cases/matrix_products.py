@@ -55,3 +55,14 @@ def unbounded_weights(X: MetricMatrix[L1, Real], w: Static[MetricVector[L_inf, R
 
 def data_entries(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: X=inf; y=inf; assumes=len(y) == rows(X)
     return X.T @ y
+
+
+def features_times_labels_by_dot(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: X=2*cols(X); y=2*cols(X); assumes=len(y) == rows(X)
+    # The transpose is measured in L1 (R-transpose), so np.dot(X.T, y), a named
+    # transpose and np.transpose are as exact as X.T @ y.
+    return np.dot(np.clip(X, -1.0, 1.0).T, np.clip(y, -1.0, 1.0))
+
+
+def features_times_labels_by_name(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: X=2*cols(X); y=2*cols(X); assumes=len(y) == rows(X)
+    Xt = np.transpose(np.clip(X, -1.0, 1.0))
+    return Xt.dot(np.clip(y, -1.0, 1.0))
