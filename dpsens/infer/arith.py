@@ -171,8 +171,36 @@ def _contraction(a: Value, b: Value, report: Report) -> Value:
     width = _width(b.type)
     result = T.Matrix("L1", "Real", a.type.rows, width) if isinstance(b.type, T.Matrix) \
         else T.Vector("L1", "Real", a.type.rows)
-    return _bilinear(a, b, result, E.mul(width, _to_l1(a.type)),
-                     E.mul(a.type.rows, _to_l1(b.type)), inner, report)
+    product = _bilinear(a, b, result, E.mul(width, _to_l1(a.type)),
+                        E.mul(a.type.rows, _to_l1(b.type)), inner, report)
+    return _outer_products(a, b, product, E.mul(a.type.rows, width))
+
+
+def _outer_products(a: Value, b: Value, product: Value, entries: E.Expr) -> Value:
+    """R-gram: ``M.T @ B`` is Σ_i outer(M_i, B_i). Where M's rows and B's are read from a
+    dataset's rows one by one (R-rowwise), a changed row of it changes one outer product,
+    whose ``entries`` each move by at most the spread of a product of entries: the
+    width of their interval, or B_M·s_B + B_B·s_M (|mb − m'b'| ≤ |m||Δb| + |b'||Δm|)."""
+    ra, rb = a.rowwise, b.rowwise
+    if ra is None or rb is None or not ra.by_column or rb.by_column:
+        return product
+    params = {p for p in ra.params | rb.params
+              if (p in ra.params or p not in a.ctx) and (p in rb.params or p not in b.ctx)}
+    spreads = [rowwise.spread_of(v, frozenset(params)) for v in (a, b)]
+    bounds = [a.magnitude(), b.magnitude()]
+    candidates = []
+    if None not in spreads and None not in bounds:
+        candidates.append(E.add(E.mul(bounds[0], spreads[1]), E.mul(bounds[1], spreads[0])))
+    interval = ranges.binary("*", ranges.of(a), ranges.of(b))
+    if interval is not None and ranges.finite(interval) is not None:
+        candidates.append(ranges.width(interval))
+    ctx = dict(product.ctx)
+    for name in params:
+        for spread in candidates:
+            moved = E.mul(entries, spread)
+            if name in ctx and E.decide_le(moved, ctx[name]) is True:
+                ctx[name] = moved
+    return replace(product, ctx=ctx)
 
 
 def _bilinear(a: Value, b: Value, result: T.Type, factor_a: E.Expr, factor_b: E.Expr,

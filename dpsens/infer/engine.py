@@ -642,7 +642,9 @@ def transposed(m: Value) -> Value:
     assert isinstance(t, T.Matrix)
     result = T.Matrix("L1", t.elem, t.cols, t.rows)
     ctx = C.scale(T.norm_factor(t.norm, "L1", t.cols), m.ctx) if not m.public else C.EMPTY
-    return Value(result, ctx, m.exact, m.bound, interval=m.interval)
+    # m's rows, if read from a dataset's rows one by one, are the columns now (R-gram).
+    layout = replace(m.rowwise, by_column=not m.rowwise.by_column) if m.rowwise else None
+    return Value(result, ctx, m.exact, m.bound, interval=m.interval, rowwise=layout)
 
 
 def _shape(t: T.Type) -> tuple[E.Expr, ...] | None:

@@ -36,6 +36,9 @@ class RowWise:
     params: frozenset[str]  # empty for a mask that is row-wise in nothing
     spread: E.Expr | None = None
     binary: bool = False  # every entry is 0 or 1 (a mask)
+    # A transpose: column i (not row i) depends on the params' row i only. No entrywise
+    # rule keeps it (shared); a product with a row-wise value reads it (arith.R-matmul).
+    by_column: bool = False
 
 
 def of_parameter(name: str, t: T.Type) -> RowWise | None:
@@ -51,19 +54,33 @@ def indexed(base: Value, index: Sequence[object], result: Value) -> Value:
     """``X[:, j]`` (all rows, one public column j) of a row-wise matrix, whose entry i is
     X[i, j], and ``v[:]`` of a row-wise vector, its own entries."""
     whole = (None, None, None)
-    if base.rowwise is None or not isinstance(result.type, T.Vector):
+    if base.rowwise is None or base.rowwise.by_column or \
+            not isinstance(result.type, (T.Vector, T.Matrix)):
         return result
     if isinstance(base.type, T.Matrix) and len(index) == 2 and index[0] == whole \
-            and getattr(index[1], "public", False) and isinstance(index[1].type, T.Scalar):  # type: ignore[attr-defined]
-        return replace(result, rowwise=RowWise(base.rowwise.params))
+            and _public_columns(index[1], result.type):
+        return replace(result, rowwise=RowWise(base.rowwise.params, base.rowwise.spread))
     if isinstance(base.type, T.Vector) and len(index) == 1 and index[0] == whole:
         return replace(result, rowwise=base.rowwise)
     return result
 
 
+def _public_columns(index: object, result: T.Type) -> bool:
+    """A public column j (a vector result), or a slice of columns with public bounds
+    (a matrix result): every row of the result is read from the same row."""
+    if isinstance(result, T.Vector):
+        return bool(getattr(index, "public", False)) and \
+            isinstance(index.type, T.Scalar)  # type: ignore[attr-defined]
+    return isinstance(index, tuple) and all(p is None or p.public for p in index)
+
+
 def shared(result: Value, operands: Sequence[Value]) -> frozenset[str]:
     """The parameters each operand is row-wise in or does not depend on, for a vector
-    result of an entrywise operation of vectors of its length and scalars."""
+    result of an entrywise operation of vectors of its length and scalars, or a matrix
+    result of matrices of its shape and scalars (a vector is broadcast along the rows:
+    each row sees all of it)."""
+    if isinstance(result.type, T.Matrix) and not result.public:
+        return _shared_rows(result.type, operands)
     if not isinstance(result.type, T.Vector) or result.public:
         return frozenset()
     found = frozenset().union(*(o.rowwise.params for o in operands if o.rowwise is not None))
@@ -75,6 +92,25 @@ def shared(result: Value, operands: Sequence[Value]) -> frozenset[str]:
             return frozenset()
         mine = operand.rowwise.params if operand.rowwise is not None else frozenset()
         found = frozenset(p for p in found if p in mine or p not in operand.ctx)
+    return found
+
+
+def _shared_rows(result: T.Matrix, operands: Sequence[Value]) -> frozenset[str]:
+    def own(operand: Value) -> frozenset[str]:
+        rowwise = operand.rowwise
+        if rowwise is None or rowwise.by_column or not isinstance(operand.type, T.Matrix):
+            return frozenset()
+        return rowwise.params
+
+    for operand in operands:
+        t = operand.type
+        if isinstance(t, T.Matrix) and (t.rows != result.rows or t.cols != result.cols):
+            return frozenset()  # numpy stretched a size-1 axis: not row by row
+        if not isinstance(t, (T.Matrix, T.Vector, T.Scalar)):
+            return frozenset()
+    found = frozenset().union(*(own(o) for o in operands))
+    for operand in operands:
+        found = frozenset(p for p in found if p in own(operand) or p not in operand.ctx)
     return found
 
 
@@ -93,9 +129,14 @@ def mark(result: Value, params: frozenset[str], spread: E.Expr | None,
         return result
     ctx = dict(result.ctx)
     if spread is not None and T.scalar_kind_of(result.type) != "Data":
+        # A changed row of a matrix moves each of its entries by the spread at most: the
+        # row's distance is at most ‖(1, …, 1)‖_N times it.
+        t = result.type
+        lowered = E.mul(T.norm_factor("L_inf", t.norm, t.cols), spread) \
+            if isinstance(t, T.Matrix) else spread
         for name in params:
-            if name in ctx and E.decide_le(spread, ctx[name]) is True:
-                ctx[name] = spread
+            if name in ctx and E.decide_le(lowered, ctx[name]) is True:
+                ctx[name] = lowered
     return replace(result, ctx=ctx, rowwise=RowWise(params, spread, binary))
 
 

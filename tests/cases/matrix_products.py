@@ -21,11 +21,37 @@ def labels_times_features(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data
     return np.clip(y, -1.0, 1.0) @ np.clip(X, -1.0, 1.0)
 
 
-def gram_matrix(X: MetricMatrix[L_inf, Data]) -> MetricMatrix[L1, Real]:  # expect: X=4*cols(X)**2
-    # Sound, twice the exact 2·cols(X)²: both sides of the outer product are X, and a
-    # changed row is counted once as each side.
+def gram_matrix(X: MetricMatrix[L_inf, Data]) -> MetricMatrix[L1, Real]:  # expect: X=2*cols(X)**2
+    # A changed row changes one outer product, whose cols(X)² entries lie in [−1, 1]
+    # (the bilinear bound counted the row once as each side: 4·cols(X)²).
     Xc = np.clip(X, -1.0, 1.0)
     return Xc.T @ Xc
+
+
+def gram_of_nonnegative_entries(X: MetricMatrix[L_inf, Data]) -> MetricMatrix[L1, Real]:  # expect: X=cols(X)**2
+    Xc = np.clip(X, 0.0, 1.0)
+    return Xc.T @ Xc
+
+
+def features_and_label_of_one_dataset(D: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:  # expect: D=2*cols(D) - 2
+    # Linear regression's X^T y with the label in the last column: one changed record
+    # changes one row of X and one entry of y, so one outer product.
+    X = np.clip(D[:, :-1], -1.0, 1.0)
+    y = np.clip(D[:, -1], -1.0, 1.0)
+    return X.T @ y
+
+
+def gram_of_shifted_rows(X: MetricMatrix[L_inf, Data]) -> MetricMatrix[L1, Real]:  # expect: X=4*cols(X)**2
+    # Trap: row i meets row i + 1, so a changed row changes two outer products.
+    Xc = np.clip(X, -1.0, 1.0)
+    return Xc[1:].T @ Xc[:-1]
+
+
+def gram_of_centered_rows(X: MetricMatrix[L_inf, Data]) -> MetricMatrix[L1, Real]:  # expect: X=4*cols(X)**2
+    # Trap: the mean moves every centered row.
+    Xc = np.clip(X, 0.0, 1.0)
+    Z = Xc - np.mean(Xc, axis=0)
+    return Z.T @ Z
 
 
 def predictions(X: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:  # expect: X=cols(X)
