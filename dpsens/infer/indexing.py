@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, Union
 
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer.values import UNKNOWN, Value, unknown
+from dpsens.infer.values import UNKNOWN, Value, join, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -63,10 +64,20 @@ def _ctx(part: Part) -> C.Context:
 
 def _tuple_item(base: Value, index: Value, index_ctx: C.Context, report: Report) -> Value:
     position = index.exact
-    if position is None or not position.is_Integer:
-        report("DPS301", "a tuple index must be a known integer")
-        return unknown(C.add(base.ctx, index_ctx))
     assert isinstance(base.type, T.TupleType)
+    if (position is None or not position.is_Integer) and isinstance(index.type, T.Scalar) \
+            and index.type.kind == "Integer" and base.type.elts:
+        # Not known here (a mechanism's output, picking among public candidates): any
+        # item may be the one, so their join, and a sensitive index may pick another
+        # item on a neighbour (R-tuple-choice).
+        items = base.parts or tuple(Value(t, base.ctx) for t in base.type.elts)
+        chosen = functools.reduce(join, items)
+        if chosen.type != UNKNOWN:
+            return chosen.with_ctx(C.add(chosen.ctx, C.blow_up(index_ctx)))
+    if position is None or not position.is_Integer:
+        report("DPS301", "a tuple index must be a known integer, or an integer that picks "
+               "among items of one type")
+        return unknown(C.add(base.ctx, index_ctx))
     size = len(base.type.elts)
     if not -size <= int(position) < size:
         report("DPS301", f"tuple index {position} is out of range for {size} items")

@@ -308,3 +308,18 @@ def accumulated_in_place(v: MetricVector[L_inf, Real]) -> MetricVector[L_inf, Re
     total = np.zeros(len(v))
     total += v
     return total
+
+
+# R-tuple-choice: a tuple indexed by an integer not known here is any of its items (their
+# join); an index that depends on inputs may pick another item on a neighbour. (It was
+# DPS301 and ∞: the review of Duet's adaptive clipping, a scale picked by a mechanism.)
+def picked_item(x: Real, y: Real, i: Integer) -> Real:  # expect: x=1; y=2; i=inf
+    return (x, 2 * y)[i]
+
+
+def picked_by_a_static_index(x: Real, y: Real, i: Static[int]) -> Real:  # expect: x=1; y=2; i=static
+    return (x, 2 * y)[i]
+
+
+def picked_among_different_types(x: Real, i: Static[int]) -> Real:  # expect: x=inf; i=static; returns=unknown
+    return (x, np.ones(3))[i]  # E: DPS301

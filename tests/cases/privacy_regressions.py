@@ -5,7 +5,7 @@ import numpy as np
 from dpsens import (
     Data, Integer, L1, L2, L_inf, Local, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, clip, cols, count, rows,
     above_threshold, exponential_mechanism, gaussian_mechanism, gaussian_mechanism_zcdp, kary_randomized_response, laplace_mechanism, local_laplace, map_rows,
-    norm_convert, parallel_fold_rows, randomized_response, sample, shuffle, undisc_container,
+    norm_convert, parallel_fold_rows, randomized_response, report_noisy_max, sample, shuffle, undisc_container,
 )
 
 
@@ -489,3 +489,12 @@ def public_companion(m: MetricMatrix[L_inf, Data], ids: Static[MetricMatrix[L_in
     batch, batch_ids = sample(2, m, ids)  # E: DPS408
     noisy = laplace_mechanism(1.0, 1.0, count(lambda r: r[0] > 0.0, batch))
     return noisy + 10000.0 * batch_ids[0][0] + 10000000.0 * batch_ids[1][0]
+
+
+# R-tuple-choice: a scale picked among public candidates by a mechanism is post-processing
+# (Duet's adaptive clipping; it was DPS301 and (∞, ∞)).
+def scale_picked_by_a_mechanism(v: MetricVector[L1, Data], eps: Static[float]) -> Priv[Real]:  # expect: v=(2*eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    counts = (float(np.sum(v == 0.0)), float(np.sum(v == 1.0)), float(np.sum(v == 2.0)))
+    b = report_noisy_max(1.0, eps, counts)
+    scale = (1.0, 10.0, 100.0)[b]
+    return scale * laplace_mechanism(1.0, eps, float(np.sum(np.clip(v, 0.0, 1.0))))
