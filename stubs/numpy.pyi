@@ -139,6 +139,11 @@ def array(x: Any, dtype: Static[Any] = ..., copy: Static[Any] = ...) -> Any:
 def copy(a: Any) -> Any:
     """A copy of an array (``np.copy(a)``, ``a.copy()``): the same value in new memory."""
 
+@rule("array")
+def asarray(a: Any) -> Any:
+    """An array as it is (the same memory: a view for the aliasing rules), a tuple of
+    numbers as np.array makes it."""
+
 @rule("transpose")
 def transpose(a: Any) -> Any:
     """A matrix's columns as rows (``a.T``, in L1: R-transpose); a vector is itself."""

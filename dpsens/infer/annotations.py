@@ -65,10 +65,14 @@ def written_key(expr: ir.Expr) -> object:
 class AnnotationResolver:
     """Resolves one annotation; ``owner`` names the dimensions (rows(x), ...)."""
 
-    def __init__(self, qualify: Qualify, owner: str) -> None:
+    def __init__(self, qualify: Qualify, owner: str,
+                 aliased: Callable[[ir.Expr], ir.Expr | None] | None = None) -> None:
         self.qualify = qualify
         self.owner = owner
         self.problems: list[tuple[Span, str, str]] = []
+        # A module-level alias (Row = MetricVector[L_inf, Data]) as the type it names.
+        self.aliased = aliased
+        self._expanded = 0
 
     def resolve(self, expr: ir.Expr) -> Annotation:
         """The annotation for a parameter or return annotation."""
@@ -123,6 +127,10 @@ class AnnotationResolver:
     def metric(self, expr: ir.Expr) -> tuple[T.Type, str]:
         """The metric type of a (non-wrapper) annotation and its canonical text."""
         expr = self._unquoted(expr)
+        target = self.aliased(expr) if self.aliased is not None else None
+        if target is not None and self._expanded < 10:  # (an alias of itself stops)
+            self._expanded += 1
+            return self.metric(target)
         name = self.qualify(expr)
         if name in _SCALARS:
             return T.Scalar(_SCALARS[name]), _SCALARS[name]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 # Functions that keep no state between calls beyond the objects they are given (R-kept):
 # builtins and numpy's, but for numpy.random's generator.
 _STATELESS = ("builtins.", "numpy.", "math.")
+_UNTRUSTED = frozenset({"numpy", "builtins", "dpsens"})  # known code: its effects count (R-blackbox)
 _STATEFUL = ("numpy.random", "numpy.save", "numpy.load", "numpy.savetxt", "numpy.loadtxt",
              "numpy.genfromtxt", "numpy.fromfile", "numpy.memmap", "numpy.lib")  # files
 
@@ -90,7 +92,7 @@ class CallRules:
             self.unbounded_here(e.span, result.ctx, [a.ctx for a in (
                 callee, *args, *keywords.values())], f"'{label}' is unbounded in its arguments "
                 "(its rule, or its own report, says so)")
-        if self.shared.refusals > refusals and not self.shared.quiet:
+        if self.shared.refusals > refusals:
             # Not understood (np.abs(v, w) writes w): any array it was given may have changed.
             for expr in (*e.args, *(k.value for k in e.keywords)):
                 self.invalidate(expr, C.blow_up(inputs))
@@ -131,12 +133,13 @@ class CallRules:
         self.invalidate_names(changed, e.span, ctx)
 
     def refuse(self: Analysis, span: ir.Span, message: str, inputs: Sequence[Value],
-               code: str = "DPS303") -> Value:
-        """A call that does not fit its rule or signature: unknown; ``call`` forgets its arguments."""
+               code: str = "DPS303", trusted: bool = False) -> Value:
+        """A call that does not fit its rule or signature: unknown; ``call`` forgets its
+        arguments unless the code is ``trusted`` (a library in a black box: R-blackbox)."""
         self.report(span, code, message)
-        self.shared.refusals += 1
-        if self.shared.quiet:  # in a black box: trusted (R-blackbox)
+        if trusted:
             return unknown(C.total(v.ctx for v in inputs))
+        self.shared.refusals += 1
         # DPS203: code dpsens cannot see, which may keep what it is given (R-kept)
         result = self.run_unknown(C.total(v.ctx for v in inputs), keeps=code == "DPS203")
         # The call still runs: code of its own (DPS203), or a closure it is given, may
@@ -178,6 +181,23 @@ class CallRules:
             self.invalidate(expr, C.blow_up(inputs) if inputs else C.EMPTY)
         return zero_d
 
+    def trusts(self: Analysis, label: str) -> bool:
+        """In a black box's body, a third-party library (neither numpy nor Python's own
+        modules, which may print, seed, keep or write) is trusted not to write into,
+        keep or show what it is given: the contract BlackBox declares (R-blackbox)."""
+        top = label.split(".")[0]
+        return self.shared.quiet and "." in label and top not in _UNTRUSTED \
+            and top not in sys.stdlib_module_names and not self.program.in_project(top)
+
+    def _own_object(self: Analysis, receiver: ir.Expr) -> bool:
+        """A local object of the black box that is not an array or a container (made by a
+        library call there): its methods run the library's code (R-blackbox). Not a
+        parameter (the caller's object), a module or a global (state that lives on)."""
+        if not isinstance(receiver, ir.Name) or receiver.id not in self.shared.own \
+                or receiver.id not in self.env:
+            return False
+        return self.env[receiver.id].type == UNKNOWN
+
     def _analyzable(self: Analysis, callee: Value) -> bool:
         ref = callee.type.ref if isinstance(callee.type, T.Callable_) else None
         if isinstance(ref, str):
@@ -190,7 +210,7 @@ class CallRules:
         ``keeps``: code that may keep state between calls (R-kept; builtins keep none
         beyond the objects they are given)."""
         inputs = [callee, *args, *keywords.values()]
-        if self.shared.quiet and "out" not in keywords:  # in a black box: trusted (R-blackbox)
+        if self.trusts(label) and "out" not in keywords:
             return unknown(C.total(v.ctx for v in inputs))
         captured: C.Context = C.EMPTY
         for value in inputs:
@@ -257,7 +277,8 @@ class CallRules:
         if isinstance(ref, tuple) and ref[0] == "parameter":
             return self.call_function_parameter(ref[1], ref[2], args, span)
         return self.refuse(span, f"call to '{label}' has no dpsens rule or analyzable body",
-                           (callee, *args, *keywords.values()), code="DPS203")
+                           (callee, *args, *keywords.values()), code="DPS203",
+                           trusted=self.trusts(label))
 
     def apply_rule(self: Analysis, qualname: str, arguments: Sequence[Value],
                    span: object) -> Value | None:
@@ -474,16 +495,14 @@ class CallRules:
             result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
         else:
             self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
+            if self.shared.quiet and "out" not in keywords and self._own_object(e.func.value):
+                # an object the black box made (R-blackbox)
+                return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
             # An object's method may keep state (R-kept); an array's or a container's keeps
             # none beyond the object itself.
             result = self.run_unknown(C.total(a.ctx for a in (*args, *keywords.values())),
                                       keeps=receiver.type == UNKNOWN
                                       or isinstance(receiver.type, T.Opaque))
-        if self.shared.quiet and "out" not in keywords and not isinstance(
-                receiver.type, (T.Vector, T.Matrix, T.TupleType, T.ListType)):
-            # In a black box, a library object's method is trusted (R-blackbox); an
-            # array's own (w.fill, w.__setitem__) writes into it.
-            return unknown(result.ctx)
         # The method may mutate its receiver and any array it is given (an out) in place;
         # with only public inputs, what it writes into its arguments is public.
         for expr in (*e.args, *(k.value for k in e.keywords)) if result.ctx else ():

@@ -91,6 +91,7 @@ class _Shared:
     inlined: int = 0  # closure bodies analyzed so far: calls.CallRules.call_closure
     rebound: set[str] = field(default_factory=set)  # names nested defs may rebind (ir.Function)
     quiet: bool = False  # a black box's body, analyzed only for its effects: no diagnostics
+    own: frozenset[str] = frozenset()  # the black box's locals that are not modules (quiet)
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,9 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
     def report(self, span: Span, code: str, message: str) -> None:
         """Record a diagnostic at a span of this module."""
         if self.shared.quiet:
+            # A black box reading a name the analysis cannot resolve (Store.k) may read
+            # what other code kept there (R-kept, R-blackbox).
+            self.shared.ran_unknown |= code == "DPS206"
             return
         self.shared.errors += severity_of(code) == "error"
         self.program.report(self.module, span, code, message)

@@ -296,10 +296,27 @@ class Program:
         known = self._annotations.get(key) if written is not None else None
         if known is not None:
             return known
-        annotation = AnnotationResolver(lambda e: self.qualify_expr(module, e), owner).resolve(expr)
+        annotation = AnnotationResolver(lambda e: self.qualify_expr(module, e), owner,
+                                        lambda e: self._aliased(module, e)).resolve(expr)
         if written is not None and not annotation.problems:
             self._annotations[key] = annotation
         return annotation
+
+    def in_project(self, top: str) -> bool:
+        """Whether a top-level name is one of the analyzed modules or packages (the user's
+        code, not a library)."""
+        return any(name == top or name.startswith(top + ".") for name in self.modules)
+
+    def _aliased(self, module: ir.Module, expr: ir.Expr) -> ir.Expr | None:
+        """The type expression a name of this module stands for when it is a module-level
+        alias assigned once (``Row = MetricVector[L_inf, Data]``), else None. (An alias
+        imported from another module would need that module's names: not followed.)"""
+        if not isinstance(expr, ir.Name):
+            return None
+        qualified = self.qualify(module, expr.id) or ""
+        owner_name, _, name = qualified.rpartition(".")
+        value = module.constants.get(name) if owner_name == module.name else None
+        return value if isinstance(value, ir.Subscript) else None
 
     def annotation_type(self, module: ir.Module, expr: ir.Expr,
                         report: Callable[[Span, str, str], None] | None,

@@ -206,16 +206,27 @@ def _record_effects(analysis: Analysis, summary: Summary) -> None:
 def _black_box_effects(analysis: Analysis, function: ir.Function, summary: Summary) -> None:
     """A black box's effects, from its body analyzed without a word (R-blackbox); a body
     the analysis cannot follow (exec, a crash) does everything."""
+    from dpsens.infer.mutation import assigned_names, nested_statements
+
     analysis.shared.quiet = True
+    imported = {  # (a module, not an object the body made: numpy too)
+        name for statement in nested_statements(function.body)
+        if isinstance(statement, ir.UnsupportedStmt) and statement.kind.startswith("import")
+        for name in statement.assigned}
+    analysis.shared.own = frozenset(
+        assigned_names(function) - {p.name for p in function.params} - imported)
     try:
         analysis.run_body(function.body)
         followed = not analysis.poisoned  # (exec, a frame reader: it reaches any name)
     except Exception:  # noqa: BLE001 - unknown code may do anything it can
         followed = False
+    params = frozenset(p.name for p in summary.params)
     if followed:
         _record_effects(analysis, summary)
+        if any(p.has_default and p.name in summary.mutated for p in summary.params):
+            # A default object it writes into lives on between calls: state it keeps.
+            summary.runs_unknown, summary.escaped = True, params
         return
-    params = frozenset(p.name for p in summary.params)
     summary.mutated, summary.escaped, summary.observed = params, params, params
     summary.reads_state = summary.observes = summary.runs_unknown = True
 

@@ -3,13 +3,17 @@ does besides is read from its body: arrays it writes into change the caller's, s
 it keeps reaches later calls (found by a review porting DiffPrivacyInference's tests,
 whose black boxes cannot mutate; Python's can)."""
 
+import collections
+
 import numpy as np
 import numpy.typing as npt
+import scipy.special
 
 from dpsens import (L1, L2, L_inf, BlackBox, Data, MetricMatrix, MetricVector, Priv, Real, Static, clip,
                     cols, gaussian_mechanism, laplace_mechanism, rows, unbox, undisc_container)
 
 _STASH = [0.0]
+_QUEUE: collections.deque[float] = collections.deque()
 
 
 def scale_in_place(w: MetricVector[L1, Real]) -> BlackBox[float]:  # expect: w=inf
@@ -116,5 +120,67 @@ def training_with_a_copying_gradient(data: MetricMatrix[L_inf, Data], eps: Stati
     model = np.zeros(cols(data))
     for i in range(rows(data)):
         g = unbox(gradient_of_a_copy(model, data[i, :]), MetricVector[L_inf, Data], cols(data))
+        model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
+    return model
+
+
+# The second review of R-blackbox: numpy and Python's own modules are not trusted (they
+# write through positional outs, print, seed, keep); a third-party library is.
+def scaled_through_a_positional_out(w: MetricVector[L1, Real]) -> BlackBox[float]:  # expect: w=inf
+    np.multiply(w, 1000.0, w)
+    return 0.0
+
+
+def written_by_numpy_in_a_black_box(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    w = np.zeros(3)
+    w[0] = x
+    scaled_through_a_positional_out(w)
+    return float(w[0])
+
+
+def shows_its_argument(w: MetricVector[L1, Real]) -> BlackBox[float]:  # expect: w=inf
+    print(w)
+    return 0.0
+
+
+def released_after_a_black_box_printed(x: Real, y: Real) -> Priv[Real]:  # expect: x=(inf, inf); y=(1, 0); accounting=released, sequential  # E: DPS403
+    w = np.zeros(3)
+    w[0] = x
+    shows_its_argument(w)  # x was printed: no noise on y makes up for that
+    return laplace_mechanism(1.0, 1.0, y)
+
+
+def queue_it(v: Real) -> BlackBox[float]:  # expect: v=inf
+    _QUEUE.append(v)  # a module-level object keeps it
+    return 0.0
+
+
+def dequeue(n: Static[int]) -> BlackBox[float]:  # expect: n=static
+    return float(_QUEUE.popleft()) * n
+
+
+def through_a_queue(x: Real) -> Real:  # expect: x=inf
+    queue_it(x)
+    return unbox(dequeue(1), Real, ())
+
+
+def accumulate(v: Real, total: MetricVector[L1, Real] = np.zeros(1)) -> BlackBox[float]:  # expect: v=inf; total=inf
+    total[0] = total[0] + v  # the default array lives on between calls
+    return float(total[0])
+
+
+def through_a_default(x: Real) -> Real:  # expect: x=inf
+    accumulate(x)
+    return unbox(accumulate(0.0), Real, ())
+
+
+def logistic_gradient(model: MetricVector[L2, Real], record: MetricVector[L_inf, Data]) -> BlackBox[npt.NDArray[np.float64]]:  # expect: model=inf; record=inf
+    return scipy.special.expit(np.dot(model, record)) * np.asarray(record)  # a library: trusted
+
+
+def training_with_a_library_gradient(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(eps, dl); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=sequential
+    model = np.zeros(cols(data))
+    for i in range(rows(data)):
+        g = unbox(logistic_gradient(model, data[i, :]), MetricVector[L_inf, Data], cols(data))
         model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
     return model

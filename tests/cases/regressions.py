@@ -295,9 +295,9 @@ def fresh_result_is_no_alias(x: Real, w: MetricVector[L1, Real]) -> Real:  # exp
     return np.sum(b) + np.sum(w)
 
 
-def asarray_alias(x: Real) -> Real:  # expect: x=inf
+def asarray_alias(x: Real) -> Real:  # expect: x=3
     a = np.zeros(3)
-    b = np.asarray(a)  # no rule, public input: unknown but public
+    b = np.asarray(a)  # the same memory (a view): the += below adds x to each entry of a
     b += x
     return np.sum(a)
 
