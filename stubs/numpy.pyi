@@ -79,6 +79,10 @@ def flatten(a: Any) -> Any:
     """The method m.flatten(): a copy of np.ravel(m)."""
 
 @rule("dot")
+def matmul(a: Any, b: Any) -> Any:
+    """a @ b."""
+
+@rule("dot")
 def dot(a: Any, b: Any) -> Any:
     """a @ b: a dot product of vectors (one side public, its entries bounded)."""
 

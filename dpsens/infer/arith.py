@@ -212,8 +212,9 @@ def _bilinear(a: Value, b: Value, result: T.Type, factor_a: E.Expr, factor_b: E.
     if "Data" in (T.scalar_kind_of(a.type), T.scalar_kind_of(b.type)):
         return Value(result, C.blow_up(ctx))  # any reals: clip them first, as for sums
     bounds = a.magnitude(), b.magnitude()
+    entry = E.mul(summed, E.mul(*bounds)) if None not in bounds else None  # type: ignore[arg-type]
     if a.public and b.public:
-        return Value(result)
+        return Value(result, bound=entry)
     terms = []
     for moving, factor, other in ((a, factor_a, bounds[1]), (b, factor_b, bounds[0])):
         if moving.public:
@@ -223,7 +224,6 @@ def _bilinear(a: Value, b: Value, result: T.Type, factor_a: E.Expr, factor_b: E.
                    "(clip it)")
             return Value(result, C.blow_up(ctx))
         terms.append(C.scale(E.mul(factor, other), moving.ctx))
-    entry = E.mul(summed, E.mul(*bounds)) if None not in bounds else None
     return Value(result, C.total(terms), bound=entry)
 
 

@@ -516,6 +516,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             return static(T.INTEGER, size if e.attr == "size" else E.number(len(shape)))
         if e.attr == "T" and isinstance(base.type, T.Matrix):
             return transposed(base)
+        if e.attr == "T" and isinstance(base.type, T.Vector):
+            return base  # numpy's transpose of a 1-D array is the array itself
         self.report(e.span, "DPS202", f"unsupported attribute '.{e.attr}'")
         return unknown(base.ctx)
 
@@ -648,7 +650,8 @@ def transposed(m: Value) -> Value:
     ctx = C.scale(T.norm_factor(t.norm, "L1", t.cols), m.ctx) if not m.public else C.EMPTY
     # m's rows, if read from a dataset's rows one by one, are the columns now (R-gram).
     layout = replace(m.rowwise, by_column=not m.rowwise.by_column) if m.rowwise else None
-    return Value(result, ctx, m.exact, m.bound, interval=m.interval, rowwise=layout)
+    # (m's entry bound: its clip marker's 1 too, which the transpose's rows no longer carry)
+    return Value(result, ctx, m.exact, m.magnitude(), interval=m.interval, rowwise=layout)
 
 
 def _shape(t: T.Type) -> tuple[E.Expr, ...] | None:

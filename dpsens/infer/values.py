@@ -69,13 +69,16 @@ class Value:
         """An upper bound on |value| for a public number, if one is known."""
         if self.exact is not None:
             return E.absolute(self.exact)
+        bound = self.bound
+        if bound is None and getattr(self.type, "clip", None) is not None:
+            bound = E.ONE  # rows clipped to norm 1 in some p-norm: |entry| ≤ ‖row‖_p ≤ 1
         if self.interval is None:
-            return self.bound
+            return bound
         # The interval's furthest end from 0 (2·clip(x, 0, 1) is at most 2, from [0, 2]).
         ends = E.smax(E.absolute(self.interval[0]), E.absolute(self.interval[1]))
-        if self.bound is None or ends.is_Number and self.bound.is_Number and ends < self.bound:
+        if bound is None or ends.is_Number and bound.is_Number and ends < bound:
             return ends
-        return self.bound
+        return bound
 
     def with_ctx(self, ctx: C.Context) -> Value:
         """The same value with another context (static knowledge kept only if public)."""

@@ -8,7 +8,7 @@ changed row of X moves one of them; ``X @ w`` and ``A @ B`` sum along the column
 
 import numpy as np
 
-from dpsens import L1, L_inf, Data, MetricMatrix, MetricVector, Real, Static, cols
+from dpsens import L1, L_inf, Data, MetricMatrix, MetricVector, Real, Static, clip, cols, undisc_container
 
 
 def features_times_labels(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: X=2*cols(X); y=2*cols(X); assumes=len(y) == rows(X)
@@ -92,3 +92,22 @@ def features_times_labels_by_dot(X: MetricMatrix[L_inf, Data], y: MetricVector[L
 def features_times_labels_by_name(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: X=2*cols(X); y=2*cols(X); assumes=len(y) == rows(X)
     Xt = np.transpose(np.clip(X, -1.0, 1.0))
     return Xt.dot(np.clip(y, -1.0, 1.0))
+
+
+# The review of R-matmul: bounds it dropped, and spellings it missed.
+def clipped_rows_times_labels(X: MetricMatrix[L_inf, Data], y: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: X=2*cols(X); y=2*cols(X); assumes=len(y) == rows(X)
+    # Rows clipped to norm 1 have entries of at most 1 (the clip marker, now a bound).
+    return undisc_container(clip(L_inf, X)).T @ np.clip(y, -1.0, 1.0)
+
+
+def numpy_matmul(x: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: x=3
+    return np.matmul(np.ones((3, len(x))), x)
+
+
+def transposed_vector(z: MetricVector[L1, Real], v: MetricVector[L1, Real]) -> Real:  # expect: z=1; v=1; assumes=len(v) == len(z)
+    return float(np.clip(z, 0.0, 1.0).T @ np.clip(v, 0.0, 1.0))  # a vector's .T is itself
+
+
+def product_of_public_matrices(x: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: x=9; assumes=len(x) == 3
+    M = np.ones((3, 3)) @ np.ones((3, 3))  # entries 3: the public product keeps its bound
+    return M @ np.clip(x, -1.0, 1.0)
