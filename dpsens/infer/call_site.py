@@ -55,8 +55,8 @@ class CallSite:
                 self.mapping.update(dimension_mapping(param.type, value.type))
                 continue
             if not value.public:
-                self.caller.report(self.span, "DPS304", f"argument '{param.name}' of "
-                                   f"{self.summary.name}() must be static")
+                self.caller.report_about(self.span, value.ctx, "DPS304", f"argument "
+                                         f"'{param.name}' of {self.summary.name}() must be static")
                 self.extra = C.add(self.extra, C.blow_up(value.ctx))
             symbol = E.static_symbol(param.name)
             if value.exact is not None and T.integral_violated(param.type, value.exact):

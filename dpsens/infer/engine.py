@@ -21,8 +21,8 @@ from dpsens.infer.mutation import MutationRules
 from dpsens.infer.privacy import PrivacyRules, SampleScope
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.infer.stmts import StatementRules
-from dpsens.infer.values import (UNKNOWN, Value, decided, detached, join, number, static, tuple_value,
-                                 unknown)
+from dpsens.infer.values import (LOOP_PREFIX, UNKNOWN, Value, decided, detached, join, number,
+                                 static, tuple_value, unknown)
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 from dpsens.sym import facts
@@ -156,6 +156,14 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 if len(found) < CAUSES and all(reason != why and span.line != where.line
                                                for where, why in found):
                     found.append((span, reason))
+
+    def reported_at(self, span: Span, code: str) -> bool:
+        """Whether this module already has a diagnostic with this code at this span."""
+        from dpsens.diagnostics import Diagnostic
+
+        here = Diagnostic.at(self.module.path, span, code, "")
+        return any((d.line, d.column, d.code) == (here.line, here.column, code)
+                   for d in self.program.diagnostics.get(self.module.path, ()))
 
     def diagnostics_seen(self) -> int:
         """How many diagnostics this module has: a rule that reported one explains itself."""
@@ -340,7 +348,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 e.left.id == e.right.id
             seen = self.diagnostics_seen()
             result = self.dot(left, right, e.span) if e.op == "@" else \
-                arith.binary(e.op, left, right, self._reporter(e.span), same)
+                arith.binary(e.op, left, right,
+                             self._reporter(e.span, C.add(left.ctx, right.ctx)), same)
             if e.op not in ("+", "-") and self.diagnostics_seen() == seen:
                 self.unbounded_here(e.span, result.ctx, (left.ctx, right.ctx), (
                     f"'{e.op}' of two values that both depend on inputs has no bounded "
@@ -400,7 +409,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         bounded more tightly in every variable (two clipped columns of one dataset: a
         changed row moves one product, 2, where the rule's entry bounds give 4)."""
         right = arith.unify_product(left, right, self.assume)
-        direct = arith.binary("@", left, right, self._reporter(span))
+        direct = arith.binary("@", left, right, self._reporter(span, C.add(left.ctx, right.ctx)))
         if not (isinstance(left.type, T.Vector) and isinstance(right.type, T.Vector)) \
                 or C.is_public(direct.ctx):
             return direct
@@ -436,8 +445,24 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         inner = second if choices.same(e.body, bound) else first  # the arm that is not b
         return self.apply_rule(f"builtins.{outer}", (inner, b), e.span)
 
-    def _reporter(self, span: Span) -> arith.Report:
-        return lambda code, message: self.report(span, code, message)
+    def _reporter(self, span: Span, about: C.Context | None = None) -> arith.Report:
+        """Reports at span; those about a value (``about``) through report_about."""
+        if about is None:
+            return lambda code, message: self.report(span, code, message)
+        return lambda code, message: self.report_about(span, about, code, message)
+
+    def report_about(self, span: Span, about: C.Context, code: str, message: str) -> None:
+        """A finding that matters only if the value it is about depends on inputs: on a
+        loop-carried value at the start of an iteration (a pseudo variable), it waits
+        until the loop is solved, and is reported only if that value is sensitive (a
+        model updated only with noised values is public: loops.settle_findings)."""
+        carried = [v for v, r in about.items() if not E.is_zero(r)]
+        if code in _ABOUT_VALUES and carried and all(v.startswith(LOOP_PREFIX) for v in carried):
+            escaped = message.replace("{", "{{").replace("}", "}}")
+            self.shared.deferred.extend(
+                (v, span, code, f"{escaped} (it depends on {{}})") for v in carried)
+        else:
+            self.report(span, code, message)
 
     def unsupported_expr(self, e: ir.Expr) -> Value:
         """DPS202: unbounded in every variable the expression reads."""
@@ -637,6 +662,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         name = f"@{prefix}{self.program.fresh}"
         self.var_types[name] = t
         return name
+
+
+# Findings about a value's sensitivity, not about the program (which any value shows).
+_ABOUT_VALUES = frozenset({"DPS304", "DPS305"})
 
 
 def transposed(m: Value) -> Value:

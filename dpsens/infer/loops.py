@@ -580,7 +580,8 @@ def settle_findings(a: Analysis, bounds: dict[str, C.Context]) -> None:
         inputs = [v for v in sources if not v.startswith(LOOP_PREFIX)]
         if inputs:  # the message names the inputs the carried value depends on
             shown = ", ".join(f"'{v}'" for v in inputs if not v.startswith("@")) or "the rows it reads"
-            a.report(span, code, message.format(shown))
+            if not a.reported_at(span, code):  # (an iteration analyzed as it was may have)
+                a.report(span, code, message.format(shown))
         else:
             waiting.extend((v, span, code, message) for v in sources)
     a.shared.deferred = waiting

@@ -224,7 +224,8 @@ def require_static(a: Analysis, value: Value, name: str, rule: Rule, span: ir.Sp
     if value.public:
         return C.EMPTY
     short = rule.qualname.split(".")[-1]
-    a.report(span, "DPS304", f"argument '{name}' of {short}() must be static (public)")
+    a.report_about(span, value.ctx, "DPS304", f"argument '{name}' of {short}() must be "
+                   "static (public)")
     return C.blow_up(value.ctx)
 
 

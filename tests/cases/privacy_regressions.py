@@ -498,3 +498,37 @@ def scale_picked_by_a_mechanism(v: MetricVector[L1, Data], eps: Static[float]) -
     b = report_noisy_max(1.0, eps, counts)
     scale = (1.0, 10.0, 100.0)[b]
     return scale * laplace_mechanism(1.0, eps, float(np.sum(np.clip(v, 0.0, 1.0))))
+
+
+def _weights_total(w: Static[MetricVector[L1, Real]]) -> Real:  # expect: w=static
+    return float(np.sum(w))
+
+
+# A model computed only from noised values is public (MWEM's weights, the review of the
+# literature's tools): findings about it at the start of an iteration wait until the loop
+# is solved (they were DPS305 and DPS304 errors, with the run failing).
+def weights_from_noised_answers(v: MetricVector[L1, Data], T: Static[int]) -> Priv[Real]:  # expect: v=(T/10, 0); T=static; assumes=T >= 0; accounting=basic
+    syn = np.ones(4)
+    t = 0.0
+    for _ in range(T):
+        q = laplace_mechanism(1.0, 0.1, float(count(lambda e: e < 1.0, v)))
+        w = np.ones(4)
+        for j in range(4):
+            if j < q:
+                w[j] = 2.0
+        syn = syn * w
+        t = t + _weights_total(syn)
+    return t
+
+
+def weights_from_the_data(v: MetricVector[L1, Real], T: Static[int]) -> Real:  # expect: v=inf; T=static; assumes=T >= 0
+    syn = np.clip(v, 0.0, 1.0)  # not public: the findings stand, once each
+    t = 0.0
+    for _ in range(T):
+        w = np.ones(len(v))
+        for j in range(3):
+            if j < t:
+                w[j] = 2.0
+        syn = syn * w  # E: DPS305
+        t = t + _weights_total(syn)  # E: DPS304
+    return t
