@@ -56,6 +56,8 @@ _REVERSED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
 
 
 def _is_zero(e: ir.Expr) -> bool:
+    if isinstance(e, ir.UnaryOp) and e.op in ("-", "+"):
+        return _is_zero(e.operand)  # -0.0
     return isinstance(e, ir.Const) and _number(e.value) and e.value == 0
 
 

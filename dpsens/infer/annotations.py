@@ -77,13 +77,13 @@ class AnnotationResolver:
     def resolve(self, expr: ir.Expr) -> Annotation:
         """The annotation for a parameter or return annotation."""
         flags = {"static": False, "priv": False, "black_box": False, "local": False}
-        expr = self._unquoted(expr)
+        expr = self._expanded_alias(self._unquoted(expr))
         while isinstance(expr, ir.Subscript) and self.qualify(expr.value) in _WRAPPERS:
             flags[_WRAPPERS[self.qualify(expr.value) or ""]] = True
             if len(expr.index) != 1 or isinstance(expr.index[0], ir.Slice):
                 self._problem(expr, "DPS102", "Static/Priv/BlackBox take exactly one type")
                 return Annotation(T.Opaque("?"), "?", problems=self.problems, **flags)
-            expr = self._unquoted(expr.index[0])
+            expr = self._expanded_alias(self._unquoted(expr.index[0]))
         if flags["black_box"]:
             # The result of a black box has no metric until unbox() gives it one.
             text = f"BlackBox[{ir.source_text(expr)}]"
@@ -109,6 +109,17 @@ class AnnotationResolver:
             text = f"Static[{_python_name(text)}]"
         return Annotation(metric_type, text, problems=self.problems, **flags)
 
+    def _expanded_alias(self, expr: ir.Expr) -> ir.Expr:
+        """The type a module-level alias names (``Row = MetricVector[L_inf, Data]``,
+        ``Pub = Static[float]``, ``Row2 = Row``), followed to its end."""
+        while self.aliased is not None and self._expanded < 10:  # (an alias of itself stops)
+            target = self.aliased(expr)
+            if target is None:
+                break
+            self._expanded += 1
+            expr = self._unquoted(target)
+        return expr
+
     def _unquoted(self, expr: ir.Expr) -> ir.Expr:
         """A type written as a string (``x: "Real"``, a forward reference) as the expression
         it holds, every part at the string's position; DPS101 if it does not parse."""
@@ -126,11 +137,7 @@ class AnnotationResolver:
 
     def metric(self, expr: ir.Expr) -> tuple[T.Type, str]:
         """The metric type of a (non-wrapper) annotation and its canonical text."""
-        expr = self._unquoted(expr)
-        target = self.aliased(expr) if self.aliased is not None else None
-        if target is not None and self._expanded < 10:  # (an alias of itself stops)
-            self._expanded += 1
-            return self.metric(target)
+        expr = self._expanded_alias(self._unquoted(expr))
         name = self.qualify(expr)
         if name in _SCALARS:
             return T.Scalar(_SCALARS[name]), _SCALARS[name]

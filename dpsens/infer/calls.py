@@ -137,9 +137,9 @@ class CallRules:
         """A call that does not fit its rule or signature: unknown; ``call`` forgets its
         arguments unless the code is ``trusted`` (a library in a black box: R-blackbox)."""
         self.report(span, code, message)
+        self.shared.refusals += 1  # (``call`` forgets the arguments: it may write into them)
         if trusted:
             return unknown(C.total(v.ctx for v in inputs))
-        self.shared.refusals += 1
         # DPS203: code dpsens cannot see, which may keep what it is given (R-kept)
         result = self.run_unknown(C.total(v.ctx for v in inputs), keeps=code == "DPS203")
         # The call still runs: code of its own (DPS203), or a closure it is given, may
@@ -210,25 +210,32 @@ class CallRules:
         ``keeps``: code that may keep state between calls (R-kept; builtins keep none
         beyond the objects they are given)."""
         inputs = [callee, *args, *keywords.values()]
-        if self.trusts(label) and "out" not in keywords:
-            return unknown(C.total(v.ctx for v in inputs))
         captured: C.Context = C.EMPTY
+        closures = False
         for value in inputs:
             ref = value.type.ref if isinstance(value.type, T.Callable_) else None
             if hasattr(ref, "node"):  # a closure: the unknown code may call it with anything
                 captured = C.add(captured, self.captured_by(ref.node))
-        result = self.run_unknown(C.total([captured, *(v.ctx for v in inputs)]), keeps)
+                closures = True
+        given = C.total([captured, *(v.ctx for v in inputs)])
+        # A library trusted in a black box keeps and shows nothing, but may still write
+        # into what it is given (an output argument), and a closure it calls is code
+        # of the project's (R-blackbox).
+        trusted = self.trusts(label) and not closures
+        result = unknown(given) if trusted else self.run_unknown(given, keeps)
         if not result.ctx:
             # Only public inputs: whatever the function does, the result is public, and so
             # is what it may write into them, but no longer known (random.shuffle(L)).
             # That it runs may still be seen (print, sys.exit): under a test on data, it
             # shows the test (R-observed).
-            self.observe(C.EMPTY)
+            if not trusted:
+                self.observe(C.EMPTY)
             for expr in (*e.args, *(k.value for k in e.keywords)):
                 self.forget_contents(expr)
             return result
         self.report(e.span, "DPS203", f"call to '{label}' has no dpsens rule or analyzable body")
-        self.observe(result.ctx)  # it may print or send what it is given
+        if not trusted:
+            self.observe(result.ctx)  # it may print or send what it is given
         for expr in (*e.args, *(k.value for k in e.keywords)):
             self.invalidate(expr, result.ctx)
         return result
@@ -495,14 +502,16 @@ class CallRules:
             result = unknown(C.total(a.ctx for a in (*args, *keywords.values())))
         else:
             self.report(e.span, "DPS203", f"method '.{e.func.attr}()' has no dpsens rule")
-            if self.shared.quiet and "out" not in keywords and self._own_object(e.func.value):
-                # an object the black box made (R-blackbox)
-                return unknown(C.total(a.ctx for a in (*args, *keywords.values())))
-            # An object's method may keep state (R-kept); an array's or a container's keeps
-            # none beyond the object itself.
-            result = self.run_unknown(C.total(a.ctx for a in (*args, *keywords.values())),
-                                      keeps=receiver.type == UNKNOWN
-                                      or isinstance(receiver.type, T.Opaque))
+            given = C.total(a.ctx for a in (*args, *keywords.values()))
+            if self.shared.quiet and self._own_object(e.func.value):
+                # An object the black box made with a library: it keeps and shows nothing,
+                # but may write into what it is given or shares (R-blackbox, below).
+                result = unknown(given)
+            else:
+                # An object's method may keep state (R-kept); an array's or a container's
+                # keeps none beyond the object itself.
+                result = self.run_unknown(given, keeps=receiver.type == UNKNOWN
+                                          or isinstance(receiver.type, T.Opaque))
         # The method may mutate its receiver and any array it is given (an out) in place;
         # with only public inputs, what it writes into its arguments is public.
         for expr in (*e.args, *(k.value for k in e.keywords)) if result.ctx else ():

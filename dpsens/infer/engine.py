@@ -21,8 +21,8 @@ from dpsens.infer.mutation import MutationRules
 from dpsens.infer.privacy import PrivacyRules, SampleScope
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.infer.stmts import StatementRules
-from dpsens.infer.values import (LOOP_PREFIX, UNKNOWN, Value, decided, detached, join, number,
-                                 static, tuple_value, unknown)
+from dpsens.infer.values import (DEPENDS, LOOP_PREFIX, UNKNOWN, Value, decided, detached, join,
+                                 number, static, tuple_value, unknown)
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 from dpsens.sym import facts
@@ -157,13 +157,12 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                                                for where, why in found):
                     found.append((span, reason))
 
-    def reported_at(self, span: Span, code: str) -> bool:
-        """Whether this module already has a diagnostic with this code at this span."""
+    def reported_at(self, span: Span, code: str, message: str) -> bool:
+        """Whether this module already has this diagnostic at this span."""
         from dpsens.diagnostics import Diagnostic
 
-        here = Diagnostic.at(self.module.path, span, code, "")
-        return any((d.line, d.column, d.code) == (here.line, here.column, code)
-                   for d in self.program.diagnostics.get(self.module.path, ()))
+        here = Diagnostic.at(self.module.path, span, code, message)
+        return here in self.program.diagnostics.get(self.module.path, ())
 
     def diagnostics_seen(self) -> int:
         """How many diagnostics this module has: a rule that reported one explains itself."""
@@ -459,8 +458,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         carried = [v for v, r in about.items() if not E.is_zero(r)]
         if code in _ABOUT_VALUES and carried and all(v.startswith(LOOP_PREFIX) for v in carried):
             escaped = message.replace("{", "{{").replace("}", "}}")
-            self.shared.deferred.extend(
-                (v, span, code, f"{escaped} (it depends on {{}})") for v in carried)
+            self.shared.deferred.extend((v, span, code, f"{escaped}{DEPENDS}") for v in carried)
         else:
             self.report(span, code, message)
 

@@ -18,7 +18,7 @@ from dpsens import types as T
 from dpsens.frontend import choices
 from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
-from dpsens.infer.values import (LOOP_PREFIX, Value, decided, join, join_types, list_length,
+from dpsens.infer.values import (DEPENDS, LOOP_PREFIX, Value, decided, join, join_types, list_length,
                                  list_type, sampled, unknown)
 from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
                                    substituted, variables)
@@ -580,7 +580,9 @@ def settle_findings(a: Analysis, bounds: dict[str, C.Context]) -> None:
         inputs = [v for v in sources if not v.startswith(LOOP_PREFIX)]
         if inputs:  # the message names the inputs the carried value depends on
             shown = ", ".join(f"'{v}'" for v in inputs if not v.startswith("@")) or "the rows it reads"
-            if not a.reported_at(span, code):  # (an iteration analyzed as it was may have)
+            # (an iteration analyzed as it was may have reported it already)
+            plain = message[:-len(DEPENDS)] if message.endswith(DEPENDS) else None
+            if plain is None or not a.reported_at(span, code, plain.format()):
                 a.report(span, code, message.format(shown))
         else:
             waiting.extend((v, span, code, message) for v in sources)

@@ -316,7 +316,7 @@ class Program:
         qualified = self.qualify(module, expr.id) or ""
         owner_name, _, name = qualified.rpartition(".")
         value = module.constants.get(name) if owner_name == module.name else None
-        return value if isinstance(value, ir.Subscript) else None
+        return value if isinstance(value, (ir.Subscript, ir.Name, ir.Attribute)) else None
 
     def annotation_type(self, module: ir.Module, expr: ir.Expr,
                         report: Callable[[Span, str, str], None] | None,

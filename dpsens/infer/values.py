@@ -113,6 +113,7 @@ def static(kind: T.Type, exact: E.Expr | None) -> Value:
 # The prefix of the variables that stand for a loop-carried value at the start of an
 # iteration (Analysis.fresh_variable("loop", ...)).
 LOOP_PREFIX = "@loop"
+DEPENDS = " (it depends on {})"  # what a deferred finding on a carried value adds (loops.py)
 SAMPLE_PREFIX = "@sample"  # the rows of a sample (rules.mechanisms.sample)
 
 

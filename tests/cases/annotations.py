@@ -3,7 +3,14 @@
 import dpsens as dp
 import numpy as np
 from dpsens import MetricMatrix as MM
-from dpsens import L1, L_inf, Data, Real, Static
+from dpsens import L1, L_inf, Data, Integer, Priv, Real, Static, laplace_mechanism
+
+# Module-level type aliases (they were DPS101 and the parameters unknown).
+Record = dp.MetricVector[L1, Data]
+SameRecord = Record
+Count = Integer
+Budget = Static[float]
+Released = Priv[Real]
 
 
 def aliased(m: MM[L_inf, Data]) -> dp.MetricMatrix[dp.L_inf, dp.Data]:  # expect: m=1
@@ -50,3 +57,11 @@ def quoted_inside(v: dp.MetricVector["L1", "Real"], k: Static["int"]) -> Real:  
 
 def quoted_nonsense(y: "Rea l") -> Real:  # E: DPS101
     return 2.0 * y  # E: DPS301
+
+
+def through_aliases(r: SameRecord, k: Count) -> Real:  # expect: r=1; k=2
+    return float(np.sum(np.clip(r, 0.0, 1.0))) + 2 * k
+
+
+def released_through_aliases(x: Real, eps: Budget) -> Released:  # expect: x=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    return laplace_mechanism(1.0, eps, x)

@@ -7,6 +7,8 @@ import collections
 
 import numpy as np
 import numpy.typing as npt
+import scipy.ndimage
+import scipy.optimize
 import scipy.special
 
 from dpsens import (L1, L2, L_inf, BlackBox, Data, MetricMatrix, MetricVector, Priv, Real, Static, clip,
@@ -184,3 +186,30 @@ def training_with_a_library_gradient(data: MetricMatrix[L_inf, Data], eps: Stati
         g = unbox(logistic_gradient(model, data[i, :]), MetricVector[L_inf, Data], cols(data))
         model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
     return model
+
+
+# The third review of R-blackbox: a trusted library still writes into what it is given
+# (an output argument of any name) and runs the closures it is given (each was 0).
+def shifted_into_the_argument(w: MetricVector[L1, Real], x: Real) -> BlackBox[float]:  # expect: w=inf; x=inf
+    scipy.ndimage.shift(w * 0.0 + x, 0.0, output=w)
+    return 0.0
+
+
+def written_by_a_library_output(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    w = np.zeros(3)
+    shifted_into_the_argument(w, x)
+    return float(w[0])
+
+
+def minimized_with_a_writing_callback(w: MetricVector[L1, Real], x: Real) -> BlackBox[float]:  # expect: w=inf; x=inf
+    def objective(z: float) -> float:
+        w[0] = x
+        return z * z
+    scipy.optimize.minimize_scalar(objective)
+    return 0.0
+
+
+def written_by_a_callback(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    w = np.zeros(3)
+    minimized_with_a_writing_callback(w, x)
+    return float(w[0])

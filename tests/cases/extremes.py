@@ -152,3 +152,7 @@ def sum_or_zero(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
 def clamp_of_a_difference(x: Real, c: Static[float]) -> Real:  # expect: x=inf; c=static
     # Not a clamp of x: the inner choice is max(x − c, 0), which jumps to 1 at x = 1.
     return 1.0 if x > 1.0 else (x - c if x > c else 0.0)
+
+
+def positive_part_below_negative_zero(x: Real, y: Real) -> Real:  # expect: x=1; y=1
+    return x - y if x > y else -0.0
