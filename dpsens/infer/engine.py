@@ -469,6 +469,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                 and not self._may_write(e.comprehension):
             return self.comprehension(e.comprehension)
         self.report(e.span, "DPS202", f"unsupported expression: {e.kind}")
+        if e.assigned:
+            # It binds names (``c := f(x)``) that a loop would carry, but the loop rules
+            # cannot follow what it binds: every parameter is unbounded (D135).
+            self.poisoned = True
         read = C.total(self.env[n].ctx for n in e.names if n in self.env)
         if e.kind == "generator expression":
             read = C.blow_up(self.tracked())  # it reads its names when it runs, later

@@ -647,6 +647,17 @@ def rebound_by_walrus(v: MetricVector[L1, Real]) -> Priv[Real]:  # expect: v=(in
     return acc
 
 
+# D135 (this session): with a count not known, the loop was solved without the walrus's
+# binding reaching the next iteration's release: (0, 0), truth 1000·(k − 1).
+def rebound_by_walrus_k_times(v: MetricVector[L1, Real], k: Static[int]) -> Priv[Real]:  # expect: v=(inf, inf); k=static; assumes=k >= 0; accounting=released  # E: DPS403
+    acc = 0.0
+    c = 0.0
+    for _ in range(k):
+        acc = acc + laplace_mechanism(1.0, 1.0, c)
+        z = (c := float(v[0]) * 1000.0)  # E: DPS202
+    return acc
+
+
 # D95: an index that moves with data may be out of range: a privacy function's store
 # there may raise, which its caller sees (R-observed; eps, truth inf).
 def scattered_without_a_range(v: MetricVector[L1, Data], k: Static[int], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(inf, inf); k=static; eps=static; assumes=eps > 0; accounting=released  # E: DPS403
