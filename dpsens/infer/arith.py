@@ -109,7 +109,7 @@ def _matmul(a: Value, b: Value, report: Report) -> Value:
     nothing; a vector times a matrix is R-gram, a matrix times either R-matmul; Data
     entries and unknown bounds are ∞."""
     if isinstance(a.type, T.Vector) and isinstance(b.type, T.Matrix):
-        return gram(a, b, report)  # v @ M = Σ_i v_i·M_i
+        return _vector_times_matrix(a, b, report)
     if isinstance(a.type, T.Matrix) and isinstance(b.type, (T.Vector, T.Matrix)):
         return _contraction(a, b, report)
     ctx = C.add(a.ctx, b.ctx)
@@ -137,24 +137,19 @@ def _matmul(a: Value, b: Value, report: Report) -> Value:
     return Value(T.REAL, C.total(terms))
 
 
-def gram(m: Value, n: Value, report: Report) -> Value:
-    """R-gram: ``m.T @ n`` (and ``v @ n``), Σ_i outer(m_i, n_i) over the rows the two
-    share, into an (L1, ℝ) matrix, or vector when one side is a vector. Row by row,
-    outer(m_i, n_i) − outer(m'_i, n'_i) = outer(Δm_i, n_i) + outer(m'_i, Δn_i), whose
-    L1 norm is at most ‖Δm_i‖₁·w_n·B_n + w_m·B_m·‖Δn_i‖₁ (w: entries per row, B: the
-    entry bound); summed over the rows, Σ_i ‖Δm_i‖₁ ≤ N(norm → L1)·d(m)."""
-    rows_m, rows_n = _rows(m.type), _rows(n.type)
-    if rows_m is None or rows_n is None or not equal_sizes(rows_m, rows_n):
-        report("DPS301", f"a product of {m.type.show()} and {n.type.show()} whose rows are "
+def _vector_times_matrix(v: Value, m: Value, report: Report) -> Value:
+    """R-gram: ``v @ M`` is Σ_i v_i·M_i over the rows the two share, an (L1, ℝ) vector
+    of M's width w. Row by row, v_i·M_i − v'_i·M'_i = Δv_i·M_i + v'_i·ΔM_i, whose L1
+    norm is at most |Δv_i|·w·B_M + B_v·‖ΔM_i‖₁ (B: the entry bound); summed over the
+    rows, Σ_i ‖ΔM_i‖₁ ≤ N(norm → L1)·d(M) and Σ_i |Δv_i| ≤ N(norm → L1)·d(v)."""
+    assert isinstance(v.type, T.Vector) and isinstance(m.type, T.Matrix)
+    if not equal_sizes(v.type.length, m.type.rows):
+        report("DPS301", f"a product of {v.type.show()} and {m.type.show()} whose rows are "
                "not known to be as many")
-        return Value(UNKNOWN, C.blow_up(C.add(m.ctx, n.ctx)))
-    width_m, width_n = _width(m.type), _width(n.type)
-    if isinstance(m.type, T.Matrix) and isinstance(n.type, T.Matrix):
-        result: T.Type = T.Matrix("L1", "Real", width_m, width_n)
-    else:
-        result = T.Vector("L1", "Real", width_m if isinstance(m.type, T.Matrix) else width_n)
-    return _bilinear(m, n, result, E.mul(width_n, _to_l1(m.type)),
-                     E.mul(width_m, _to_l1(n.type)), rows_m, report)
+        return Value(UNKNOWN, C.blow_up(C.add(v.ctx, m.ctx)))
+    width = m.type.cols
+    return _bilinear(v, m, T.Vector("L1", "Real", width), E.mul(width, _to_l1(v.type)),
+                     _to_l1(m.type), v.type.length, report)
 
 
 def _contraction(a: Value, b: Value, report: Report) -> Value:
@@ -460,12 +455,11 @@ def unify_sizes(operands: Sequence[Value], assume: Callable[[E.Expr], None]) -> 
     return out
 
 
-def unify_product(a: Value, b: Value, assume: Callable[[E.Expr], None],
-                  gram: bool = False) -> Value:
-    """b with the axis ``a @ b`` sums over (``a.T @ b`` when gram) sized as a's: numpy
-    raises unless they are equal, so sizes not decided different are assumed equal, and
-    the assumption is reported as unify_sizes does."""
-    axis_a = ("rows" if gram else "cols") if isinstance(a.type, T.Matrix) else "length"
+def unify_product(a: Value, b: Value, assume: Callable[[E.Expr], None]) -> Value:
+    """b with the axis ``a @ b`` sums over sized as a's: numpy raises unless they are
+    equal, so sizes not decided different are assumed equal, and the assumption is
+    reported as unify_sizes does."""
+    axis_a = "cols" if isinstance(a.type, T.Matrix) else "length"
     axis_b = "rows" if isinstance(b.type, T.Matrix) else "length"
     if not (isinstance(a.type, (T.Vector, T.Matrix)) and isinstance(b.type, (T.Vector, T.Matrix))):
         return b

@@ -135,7 +135,8 @@ class CallRules:
     def refuse(self: Analysis, span: ir.Span, message: str, inputs: Sequence[Value],
                code: str = "DPS303", trusted: bool = False) -> Value:
         """A call that does not fit its rule or signature: unknown; ``call`` forgets its
-        arguments unless the code is ``trusted`` (a library in a black box: R-blackbox)."""
+        arguments (it may write into them). Code ``trusted`` (a library in a black box:
+        R-blackbox) keeps and shows nothing."""
         self.report(span, code, message)
         self.shared.refusals += 1  # (``call`` forgets the arguments: it may write into them)
         if trusted:
@@ -183,8 +184,9 @@ class CallRules:
 
     def trusts(self: Analysis, label: str) -> bool:
         """In a black box's body, a third-party library (neither numpy nor Python's own
-        modules, which may print, seed, keep or write) is trusted not to write into,
-        keep or show what it is given: the contract BlackBox declares (R-blackbox)."""
+        modules, which may print, seed or keep) is trusted not to keep or show what it
+        is given (it may still write into it): the contract BlackBox declares
+        (R-blackbox)."""
         top = label.split(".")[0]
         return self.shared.quiet and "." in label and top not in _UNTRUSTED \
             and top not in sys.stdlib_module_names and not self.program.in_project(top)
