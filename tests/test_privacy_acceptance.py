@@ -243,6 +243,24 @@ def test_advanced_composition_spends_delta_prime_beyond_the_steps_delta(tmp_path
     assert bits["delta"] == "1001/100000"
 
 
+def test_advanced_compositions_delta_is_summed_exactly(tmp_path: Path) -> None:
+    """100·10⁻⁶ + 10⁻⁵ was summed in floats and reported as 10999999999999999/10²⁰, below
+    the 11/10⁵ the theorem gives (found by the review of the accounting split)."""
+    program = tmp_path / "steps.py"
+    program.write_text(
+        "from dpsens import Priv, Real, Static, gaussian_mechanism\n\n"
+        "def steps(x: Real, c: Static[float]) -> Priv[Real]:\n"
+        "    t = 0.0\n"
+        "    for _ in range(100):\n"
+        "        t = t + gaussian_mechanism(1.0, 0.1, 1e-6, c * x)\n"
+        "    return t\n"
+    )
+    [file] = check_paths([str(program)]).files  # (c not known: no exact Gaussian curve)
+    [steps] = file.functions
+    assert steps["accounting"] == "advanced"
+    assert steps["params"][0]["delta"] == "11/100000"
+
+
 def test_an_epsilon_too_large_for_floats_is_composed_exactly(tmp_path: Path) -> None:
     """ε = 1e200 squares to inf: zCDP's accountant refused it with a ValueError, which was
     an internal error (DPS001) and a function missing from the report."""

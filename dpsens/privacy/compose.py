@@ -140,8 +140,9 @@ def _advanced(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
     """Basic composition, but each loop takes DRV advanced composition when it is better."""
     used = [False]
 
-    def total(items: tuple[VarItem, ...]) -> tuple[float, float]:
-        epsilon, delta = 0.0, 0.0
+    def total(items: tuple[VarItem, ...]) -> tuple[float, E.Expr]:
+        # (δ is summed exactly: 100·10⁻⁶ + 10⁻⁵ is 11/10⁵, not a float just below it)
+        epsilon, delta = 0.0, E.ZERO
         for item in items:
             if isinstance(item, VarLoop) and _numeric(item.count):
                 e, d = total(item.body)
@@ -149,21 +150,22 @@ def _advanced(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
                 drv = e * (2 * k * _log(1 / delta_prime)) ** 0.5 + k * e * _expm1(e)
                 if drv < k * e:
                     used[0] = True
-                    epsilon, delta = epsilon + drv, delta + k * d + delta_prime
+                    epsilon = epsilon + drv
+                    delta = E.add(delta, E.add(E.mul(E.number(k), d), E.number(delta_prime)))
                 else:
-                    epsilon, delta = epsilon + k * e, delta + k * d
+                    epsilon, delta = epsilon + k * e, E.add(delta, E.mul(E.number(k), d))
             else:
                 e_sym, d_sym = _basic_item(item)
                 if not (_numeric(e_sym) and _numeric(d_sym)):
                     raise ValueError("symbolic")
-                epsilon, delta = epsilon + float(e_sym), delta + float(d_sym)
+                epsilon, delta = epsilon + float(e_sym), E.add(delta, d_sym)
         return epsilon, delta
 
     try:
         epsilon, delta = total(history)
     except (ValueError, OverflowError):
         return None
-    return Cost(E.decimal_up(epsilon), E.number(delta), "advanced") if used[0] else None
+    return Cost(E.decimal_up(epsilon), delta, "advanced") if used[0] else None
 
 
 def _amplified_best(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
@@ -365,8 +367,11 @@ def _split(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
     parts = (first.epsilon, first.delta, second.epsilon, second.delta)
     if not all(_numeric(x) for x in parts) or any(E.is_inf(x) for x in parts):
         return None
-    return Cost(E.decimal_up(float(first.epsilon) + float(second.epsilon)),
-                E.add(first.delta, second.delta), f"{first.method} + {second.method}")
+    # (the parts' decimals are held as binary floats, possibly a hair below them: the
+    # sum is nudged up before it is rounded up)
+    total = (float(first.epsilon) + float(second.epsilon)) * (1 + 1e-12)
+    return Cost(E.decimal_up(total), E.add(first.delta, second.delta),
+                f"{first.method} + {second.method}")
 
 
 def _pure_optimal(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
