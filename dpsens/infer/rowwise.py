@@ -96,6 +96,8 @@ def shared(result: Value, operands: Sequence[Value]) -> frozenset[str]:
 
 
 def _shared_rows(result: T.Matrix, operands: Sequence[Value]) -> frozenset[str]:
+    """shared() for a matrix result: operands are matrices of its shape (row by row) or
+    values each row sees whole (vectors, numbers), which must not depend on the params."""
     def own(operand: Value) -> frozenset[str]:
         rowwise = operand.rowwise
         if rowwise is None or rowwise.by_column or not isinstance(operand.type, T.Matrix):
