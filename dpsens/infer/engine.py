@@ -621,11 +621,14 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         """``x == i`` in a loop over i: this iteration's cell of a partition (loops.py)."""
         if e.op != "==" or not value.ctx:
             return value
+        from dpsens.infer.loops import base_name, name_of
+
         for array, index in ((e.left, e.right), (e.right, e.left)):
-            if isinstance(array, ir.Name) and isinstance(index, ir.Name):
-                read = self.shared.cell_reads.get((index.id, array.id))
+            key = name_of(array)
+            if key is not None and isinstance(index, ir.Name):
+                read = self.shared.cell_reads.get((index.id, key))
                 if read is not None and self.env.get(index.id) is read[1] \
-                        and self.env.get(array.id) is read[2]:
+                        and self.env.get(base_name(key)) is read[2]:
                     # Measured in L1 (entries changed), as the variable is: a mask of an
                     # (L∞, ·) array would otherwise sum to n times its distance.
                     if isinstance(value.type, (T.Vector, T.Matrix)):

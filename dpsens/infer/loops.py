@@ -252,7 +252,7 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     # The iterated arrays: if the body changes one, an element may be read again later.
     iterated = _hold_iterated(a, s, container, element)
     sources = {iterated} if iterated is not None else set()
-    sources |= {m for n in (*rows, *own) for m in (n, *a.alias_group(n)[1])}
+    sources |= {m for n in (*rows, *own) for m in (base_name(n), *a.alias_group(base_name(n))[1])}
     targets = target_names(s.target, stores=True)
     with_elements, rounds = True, 0
     while True:
@@ -272,7 +272,7 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         for table, found in (parts if with_elements else ()):
             for name, (variable, factor, gaussian, source) in found.items():
                 shares.append((variable, factor, gaussian, source))
-                table[(s.target.id, name)] = (variable, abstract, a.env[name])  # type: ignore[index]
+                table[(s.target.id, name)] = (variable, abstract, a.env[base_name(name)])  # type: ignore[index]
                 registered.append((table, (s.target.id, name)))
         try:
             for attempt in range(2):
@@ -730,10 +730,14 @@ def _partition_cells(a: Analysis, s: ir.For, assigned: set[str], index: Value
     if any(isinstance(n, (ir.Lambda, ir.Function)) for n in ir.nodes(s.body)):
         return {}  # a closure's own parameter could be named like the index
     found: dict[str, tuple[str, E.Expr, E.Expr, C.Context]] = {}
-    names = {n for node in ir.nodes(s.body) if isinstance(node, ir.Compare)
-             for n in (_name_of(node.left), _name_of(node.right)) if n is not None}
-    for name in sorted(names - assigned - {s.target.id}):
-        value = a.env.get(name)
+    tested = {name_of(n): n for node in ir.nodes(s.body) if isinstance(node, ir.Compare)
+              for n in (node.left, node.right) if name_of(n) is not None}
+    for name in sorted(set(tested) - {s.target.id}):
+        if base_name(name) in assigned:
+            continue
+        # (a column m[:, j] is read as written: a pure read of m)
+        value = a.env.get(name) if name in a.env else \
+            a.expr(tested[name]) if base_name(name) in a.env and name != base_name(name) else None
         if value is None or not value.ctx or not _cell_tests(s.body, s.target.id, name):
             continue
         t = value.type
@@ -793,11 +797,26 @@ def _batch_slices(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.S
 def _cell_tests(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.Compare]:
     """The tests ``name == index`` (either way round) in a body."""
     return [n for n in ir.nodes(body) if isinstance(n, ir.Compare) and n.op == "=="
-            and {_name_of(n.left), _name_of(n.right)} == {name, index}]
+            and {name_of(n.left), name_of(n.right)} == {name, index}]
 
 
-def _name_of(e: ir.Expr) -> str | None:
-    return e.id if isinstance(e, ir.Name) else None
+def name_of(e: ir.Expr) -> str | None:
+    """A name, or a column ``m[:, j]`` of a name at a whole number j, as the key of what a
+    partition's cells test (``m[:, 0] == i``)."""
+    if isinstance(e, ir.Name):
+        return e.id
+    if isinstance(e, ir.Subscript) and isinstance(e.value, ir.Name) and len(e.index) == 2:
+        rows, column = e.index
+        if isinstance(rows, ir.Slice) and rows.lower is None and rows.upper is None \
+                and rows.step is None and isinstance(column, ir.Const) \
+                and type(column.value) is int:
+            return f"{e.value.id}[:, {column.value}]"
+    return None
+
+
+def base_name(key: str) -> str:
+    """The name a cell's key reads (m for ``m[:, 0]``)."""
+    return key.split("[", 1)[0]
 
 
 def _subscripted_names(body: tuple[ir.Stmt, ...]) -> set[str]:

@@ -297,3 +297,19 @@ def counts_stored_with_a_shift(v: MetricVector[L1, Data], x: Real) -> MetricVect
     for i in range(4):
         out[i] = np.sum(v == i) + x  # every entry moves with x
     return out
+
+
+# A column written where it is tested (m[:, 0] == b) is a partition's array as a name
+# holding it is (it was k·ε; the review of the literature's tools).
+def cells_of_a_column_as_written(m: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float]) -> Priv[list[Real]]:  # expect: m=(2*eps, 0); k=static; eps=static; assumes=eps > 0, k >= 0; accounting=sequential
+    released = []
+    for b in range(k):
+        released.append(laplace_mechanism(1.0, eps, float(np.sum(m[:, 0] == b))))
+    return released
+
+
+def cells_of_two_columns(m: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: m=4; k=static; assumes=k >= 0
+    counts = []
+    for b in range(k):
+        counts.append(float(np.sum(m[:, 0] == b)) + float(np.sum(m[:, 1] == b)))
+    return counts
