@@ -53,3 +53,12 @@ def test_a_number_unboxed_with_a_shape_is_refused(tmp_path: Path) -> None:
     found = _messages(tmp_path)
     assert found[17] == ["DPS301 unbox(): the shape must match the type and be static"]
     assert 21 not in found  # () and None are a number's shapes
+
+
+def test_norm_convert_is_not_suggested_for_what_is_not_an_array(tmp_path: Path) -> None:
+    (tmp_path / "listed.py").write_text(
+        "import numpy as np\nfrom dpsens import Real\n\n\n"
+        "def listed(x: Real) -> list[Real]:\n    return [np.ones(3) @ x]\n")
+    [file] = check_paths([str(tmp_path / "listed.py")]).files
+    [finding] = [d for d in file.diagnostics if d.code == "DPS104"]
+    assert "norm_convert" not in finding.message

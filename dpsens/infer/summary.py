@@ -323,8 +323,9 @@ def _fit_return(program: Program, module: ir.Module, function: ir.Function, resu
     if factor is None or factor != E.ONE:
         shown = "unbounded" if factor is None else E.render(factor)
         # Only a change of norm is what norm_convert does; a change of kind is not.
+        arrays = all(isinstance(t, (T.Vector, T.Matrix)) for t in (result.type, declared))
         same_kind = T.scalar_kind_of(result.type) == T.scalar_kind_of(declared)
-        hint = " (use norm_convert)" if same_kind and not isinstance(declared, T.Scalar) else ""
+        hint = " (use norm_convert)" if arrays and same_kind else ""
         program.report(module, function.returns.span if function.returns else function.span,
                        "DPS104", f"returns {result.type.show()} but declares {returns.text}; "
                        f"the conversion costs a factor {shown}{hint}")
