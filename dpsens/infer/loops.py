@@ -730,14 +730,20 @@ def _partition_cells(a: Analysis, s: ir.For, assigned: set[str], index: Value
     if any(isinstance(n, (ir.Lambda, ir.Function)) for n in ir.nodes(s.body)):
         return {}  # a closure's own parameter could be named like the index
     found: dict[str, tuple[str, E.Expr, E.Expr, C.Context]] = {}
-    tested = {name_of(n): n for node in ir.nodes(s.body) if isinstance(node, ir.Compare)
-              for n in (node.left, node.right) if name_of(n) is not None}
+    tested: dict[str, ir.Expr] = {}  # what the body compares: names and columns
+    for node in ir.nodes(s.body):
+        if isinstance(node, ir.Compare):
+            for side in (node.left, node.right):
+                key = name_of(side)
+                if key is not None:
+                    tested[key] = side
     for name in sorted(set(tested) - {s.target.id}):
         if base_name(name) in assigned:
             continue
-        # (a column m[:, j] is read as written: a pure read of m)
-        value = a.env.get(name) if name in a.env else \
-            a.expr(tested[name]) if base_name(name) in a.env and name != base_name(name) else None
+        if name == base_name(name):
+            value = a.env.get(name)
+        else:  # a column m[:, j], read as written (a pure read of m)
+            value = a.expr(tested[name]) if base_name(name) in a.env else None
         if value is None or not value.ctx or not _cell_tests(s.body, s.target.id, name):
             continue
         t = value.type

@@ -359,11 +359,13 @@ def _split(history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
     Gaussians is 0.05 + 1.03035 where zCDP of the whole gives 1.14511. Sound: the parts
     are (ε₁, δ₁)- and (ε₂, δ₂)-DP, and adaptive composition adds them (the mechanisms
     may interleave: each part's guarantee holds given the other's outputs)."""
-    gaussian = tuple(item for item in history if _gaussians_only((item,)))
-    rest = tuple(item for item in history if not _gaussians_only((item,)))
+    gaussian: list[VarItem] = []
+    rest: list[VarItem] = []
+    for item in history:
+        (gaussian if _gaussians_only((item,)) else rest).append(item)
     if not gaussian or not rest:
         return None
-    first, second = account(gaussian, delta_prime), account(rest, delta_prime)
+    first, second = account(tuple(gaussian), delta_prime), account(tuple(rest), delta_prime)
     parts = (first.epsilon, first.delta, second.epsilon, second.delta)
     if not all(_numeric(x) for x in parts) or any(E.is_inf(x) for x in parts):
         return None
