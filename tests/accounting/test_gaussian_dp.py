@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import optimize, stats
 
 from dpsens.privacy.compose import account
@@ -63,3 +65,28 @@ def test_laplace_or_sampling_leaves_the_exact_curve() -> None:
 def test_symbolic_counts_are_not_guessed() -> None:
     history = (VarLoop(E.static_symbol("k"), (_gaussian(4.0),)),)
     assert account(history, DELTA).method != "gdp"
+
+
+def _delta_with_a_pure_step(mu: float, eps0: float, eps: float) -> float:
+    """δ(ε) of μ-GDP composed with the worst ε0-DP mechanism, randomized response (every
+    ε0-DP mechanism is a post-processing of it): its loss is ±ε0, and
+    δ(ε) = Σ_r P(r)·δ_μ(ε − r), with δ_μ the Gaussian curve (any real argument)."""
+    def gaussian(t: float) -> float:
+        return float(stats.norm.cdf(mu / 2 - t / mu) - math.exp(t) * stats.norm.cdf(-mu / 2 - t / mu))
+    p = 1 / (1 + math.exp(-eps0))
+    return p * gaussian(eps - eps0) + (1 - p) * gaussian(eps + eps0)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.integers(1, 200), st.floats(0.5, 20.0), st.floats(0.01, 2.0))
+def test_gaussians_beside_a_pure_step_are_never_undercounted(k: int, multiplier: float,
+                                                            eps0: float) -> None:
+    """Whatever method account() picks for k Gaussians and one ε0-DP step (the split of
+    the Gaussian part, exact, and the rest among them), the true δ at the reported ε is
+    at most the reported δ (checked against the exact loss of the composition)."""
+    pure = Charge(E.number(eps0), E.ZERO, rho=E.number(eps0**2 / 2))
+    history = (VarLoop(E.number(k), (_gaussian(multiplier),)), pure)
+    cost = account(history, DELTA)
+    mu = math.sqrt(k) / multiplier
+    truth = _delta_with_a_pure_step(mu, eps0, float(cost.epsilon))
+    assert truth <= float(cost.delta) * (1 + 1e-9) + 1e-15, cost.method
