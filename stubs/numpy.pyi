@@ -139,6 +139,12 @@ def array(x: Any, dtype: Static[Any] = ..., copy: Static[Any] = ...) -> Any:
     """A vector of a tuple or list of numbers (L1: the sum of the entries' distances); a
     copy of an array (copy=False may return the array itself: see mutation.is_fresh)."""
 
+@rule("astype")
+def astype(x: Any, dtype: Static[Any], order: Static[Any] = ..., casting: Static[Any] = ...,
+           subok: Static[Any] = ..., copy: Static[Any] = ...) -> Any:
+    """An array's entries as another kind (``x.astype(float)``; numpy 2's ``np.astype``):
+    counts as floats are the same numbers; floats truncated to integers are unbounded."""
+
 @rule("array")
 def copy(a: Any) -> Any:
     """A copy of an array (``np.copy(a)``, ``a.copy()``): the same value in new memory."""

@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, ranges, rowwise
+from dpsens.infer import floats, peaks, ranges, rowwise
 from dpsens.infer.values import UNKNOWN, Value, concatenate, is_list, join, repeated
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -621,7 +621,8 @@ def _scaled(factor: Value, other: Value, result_type: T.Type, report: Report,
                if isinstance(factor.type, (T.Vector, T.Matrix)) else
                "the value of this public factor is not known")
         return Value(result_type, C.blow_up(other.ctx))
-    return Value(result_type, C.scale(E.mul(scale, embed_factor(other.type, result_type)), other.ctx))
+    return peaks.scaled(scale, other, Value(
+        result_type, C.scale(E.mul(scale, embed_factor(other.type, result_type)), other.ctx)))
 
 
 def truth(value: Value) -> C.Context:

@@ -8,6 +8,7 @@ from typing import Callable, Union
 import sympy as sp
 
 from dpsens import types as T
+from dpsens.infer import peaks
 from dpsens.infer.values import UNKNOWN, Value, join, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -52,8 +53,13 @@ def subscript(base: Value, index: list[Part], report: Report, assume: Assume) ->
     if result is None:
         report("DPS301", f"cannot index {base.type.show()} with {len(index)} indices")
         return unknown(C.add(base.ctx, index_ctx))
-    # Any entry, or part, of an array whose entries are at most B has entries at most B.
-    return Value(result, C.add(base.ctx, index_ctx), bound=base.bound, interval=base.interval)
+    # Any entry, or part, of an array whose entries are at most B has entries at most B;
+    # one entry moves at most as far as the largest move of one (R-peak), and so do a
+    # slice's entries.
+    entry = peaks.largest_entry_move(base) if isinstance(result, T.Scalar) else None
+    return Value(result, C.add(base.ctx if entry is None else entry, index_ctx),
+                 bound=base.bound, interval=base.interval,
+                 peak=base.peak if isinstance(result, T.Vector) else None)
 
 
 def _ctx(part: Part) -> C.Context:

@@ -642,9 +642,17 @@ def is_fresh(name: str, call: ir.Call, rule: object = None) -> bool:
     """Whether a numpy function or array method surely returns a new array (D42)."""
     if name in VIEW_RESULTS or not (rule is not None or name in FRESH_RESULTS):
         return False
-    # copy=False (or None) lets np.array, .astype, np.nan_to_num return their argument.
+    # copy=False (or None) lets np.array, .astype, np.nan_to_num return their argument;
+    # ndarray.astype takes it positionally too, after dtype, order, casting and subok.
+    if name == "astype" and len(call.args) > _ASTYPE_COPY:
+        copy = call.args[_ASTYPE_COPY]
+        if not (isinstance(copy, ir.Const) and copy.value is True):
+            return False
     return all(k.name != "copy" or (isinstance(k.value, ir.Const) and k.value.value is True)
                for k in call.keywords)
+
+
+_ASTYPE_COPY = 4  # the position of copy among ndarray.astype's arguments
 
 
 def assigned_names(function: ir.Lambda | ir.Function) -> set[str]:

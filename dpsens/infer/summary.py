@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.annotations import Annotation
-from dpsens.infer import ranges, rowwise
+from dpsens.infer import peaks, ranges, rowwise
 from dpsens.infer.binding import conversion, substitute_type
 from dpsens.infer.values import Value
 from dpsens.privacy.ledger import Charge
@@ -330,7 +330,10 @@ def _fit_return(program: Program, module: ir.Module, function: ir.Function, resu
                        "DPS104", f"returns {result.type.show()} but declares {returns.text}; "
                        f"the conversion costs a factor {shown}{hint}")
     typed = _with_dims(declared, result.type)
-    return Value(typed, C.scale(E.INF if factor is None else factor, result.ctx))
+    ctx = peaks.remeasured(result, declared.norm) if factor == E.ONE and \
+        isinstance(declared, T.Vector) else None
+    return Value(typed, C.scale(E.INF if factor is None else factor, result.ctx)
+                 if ctx is None else ctx)
 
 
 def _with_dims(declared: T.Type, actual: T.Type) -> T.Type:

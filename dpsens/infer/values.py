@@ -59,6 +59,10 @@ class Value:
     # x[mask] (masks.py, R-select): what len() and sum() of it are; the value itself is
     # unbounded in every input (its length depends on them).
     selection: Selection | None = None
+    # Every entry of a vector moves by at most peak·d (its sensitivity in L∞, whatever its
+    # metric): with ctx it bounds the L2 move (peaks.py, R-peak). Like ``rows``, set only
+    # by the rules that know it.
+    peak: C.Context | None = None
 
     @property
     def public(self) -> bool:
@@ -85,7 +89,7 @@ class Value:
         if ctx == self.ctx:
             return self
         if C.is_public(ctx):
-            return replace(self, ctx=ctx, rows=None, rowwise=None)
+            return replace(self, ctx=ctx, rows=None, rowwise=None, peak=None)
         # A tuple's parts would not carry what was added (a branch's condition):
         # without them, t[k] takes the whole tuple's context. The value is the same: its
         # range (bound, interval) holds still, and a 0-d array stays one.

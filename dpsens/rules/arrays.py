@@ -342,7 +342,9 @@ def histogram(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     width, entries = (t.length, t.length) if isinstance(t, T.Vector) else (t.cols, E.mul(t.rows, t.cols))
     # Entries that differ are each at least 1 apart (discrete metrics), so there are at most
     # norm_factor(N, L1, row) · d of them; each leaves one bin and enters at most one other.
-    moved = E.mul(E.number(2), T.norm_factor(t.norm, "L1", width)) if T.is_discrete_metric(t) else E.INF
-    counts = Value(T.Vector("L1", "Integer", count), C.add(C.scale(moved, x.ctx), extra),
-                   bound=entries)
+    changed = T.norm_factor(t.norm, "L1", width) if T.is_discrete_metric(t) else E.INF
+    # No count moves by more than the number of changed entries (R-peak).
+    counts = Value(T.Vector("L1", "Integer", count),
+                   C.add(C.scale(E.mul(E.number(2), changed), x.ctx), extra),
+                   bound=entries, peak=C.add(C.scale(changed, x.ctx), extra))
     return tuple_value((counts, Value(T.Vector("L1", "Real", E.add(count, E.ONE)), extra)))

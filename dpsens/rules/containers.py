@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dpsens import types as T
+from dpsens.infer import peaks
 from dpsens.infer.values import Value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -90,7 +91,9 @@ def norm_convert(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     t = v.type
     assert isinstance(t, (T.Vector, T.Matrix))
     factor = T.norm_factor(t.norm, norm, row_length(t))
-    return Value(with_metric(t, norm, t.elem, t.clip), C.scale(factor, v.ctx))
+    ctx = peaks.remeasured(v, norm)
+    return Value(with_metric(t, norm, t.elem, t.clip),
+                 C.scale(factor, v.ctx) if ctx is None else ctx, peak=v.peak)
 
 
 def undisc_container(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats
+from dpsens.infer import floats, peaks
 from dpsens.infer.values import LOOP_PREFIX, SAMPLE_PREFIX, Value, tuple_value, unknown
 from dpsens.privacy import ledger as L
 from dpsens.rules.table import require_static
@@ -417,7 +417,9 @@ def _largest_score_move(scores: Value) -> C.Context:
         for move in moves[1:]:
             largest = C.join(largest, move)
         return largest
-    return C.blow_up(scores.ctx) if _has_data(scores.type) else scores.ctx
+    if _has_data(scores.type):
+        return C.blow_up(scores.ctx)
+    return peaks.largest_entry_move(scores) or scores.ctx
 
 
 def _has_data(t: T.Type) -> bool:

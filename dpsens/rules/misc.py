@@ -494,20 +494,49 @@ def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     distance is the sum of its parts' distances, as an L1 vector's is of its entries'.
     Of an array it is a copy, of the same type."""
     x = first_argument(bound)
-    dtype = bound.get("dtype")
-    if dtype is not None and dtype.type != T.Opaque("None"):
-        # int or bool truncate, complex or object change what is computed: not analyzed
-        a.report(span, "DPS301", "np.array() with a dtype is not analyzed "  # type: ignore[arg-type]
-                 "(convert afterwards: .astype() is not analyzed either)")
-        return unknown(C.blow_up(x.ctx))
     if isinstance(x.type, (T.Vector, T.Matrix)):
-        return Value(x.type, x.ctx)
-    vector = _numbers_as_vector(x)
-    if vector is not None:
-        return vector
-    a.report(span, "DPS301", f"np.array() of {x.type.show()} is not analyzed "  # type: ignore[arg-type]
-             "(numbers, or an array, are)")
-    return unknown(x.ctx)
+        made: Value | None = Value(x.type, x.ctx, peak=x.peak)
+    else:
+        made = _numbers_as_vector(x)
+    if made is None:
+        a.report(span, "DPS301", f"np.array() of {x.type.show()} is not analyzed "  # type: ignore[arg-type]
+                 "(numbers, or an array, are)")
+        return unknown(x.ctx)
+    dtype = bound.get("dtype")
+    if dtype is None or dtype.type == T.Opaque("None"):
+        return made
+    return _converted(a, made, dtype, span, "np.array()")
+
+
+def astype(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """x.astype(dtype) (np.astype): the entries converted to another kind (R-astype)."""
+    return _converted(a, first_argument(bound), bound["dtype"], span, "astype()")
+
+
+def _converted(a: Analysis, x: Value, dtype: Value | None, span: object, what: str) -> Value:
+    """An array's entries as int, float or bool (R-astype).
+
+    Integers and truth values become the same numbers as floats or integers: 1 in
+    the element factor. Truncating floats (or testing them against 0) is not
+    Lipschitz: unbounded. Data stays Data whatever its entries become: an entrywise
+    function changes no entry that did not change.
+    """
+    kind = _entry_kind(dtype)
+    t = x.type
+    if kind is None or not isinstance(t, (T.Vector, T.Matrix)):
+        problem = "with this dtype is not analyzed (int, float, bool and numpy's int64, " \
+            "float64 and bool_ are)" if kind is None else f"of {t.show()} is not analyzed " \
+            "(arrays are)"
+        a.report(span, "DPS301", f"{what} {problem}")  # type: ignore[arg-type]
+        return unknown(C.blow_up(x.ctx))
+    if t.elem == "Data":
+        same = kind == "Real"  # (the entries of Data may be floats: int truncates them)
+        return Value(replace(t, clip=t.clip if same else None), x.ctx,
+                     bound=x.bound if same else None, interval=x.interval if same else None)
+    same = kind == t.elem or t.elem in ("Integer", "Bool") and kind in ("Integer", "Real")
+    if not same:
+        return Value(replace(t, elem=kind, clip=None), C.scale(T.element_factor(t.elem, kind), x.ctx))
+    return Value(replace(t, elem=kind), x.ctx, bound=x.bound, interval=x.interval, peak=x.peak)
 
 
 def _numbers_as_vector(x: Value) -> Value | None:

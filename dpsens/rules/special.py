@@ -35,6 +35,7 @@ RULES: dict[str, SpecialRule] = {
     "zeros_like": misc.zeros_like,
     "square": misc.square,
     "array": misc.array,
+    "astype": misc.astype,
     "extreme": arrays.extreme,
     "sort": arrays.sort,
     "order_statistic": arrays.order_statistic,

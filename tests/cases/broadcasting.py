@@ -218,5 +218,5 @@ def norm_of_a_tuple(a: Real, b: Real) -> Real:  # expect: a=1; b=1
     return float(np.linalg.norm((a, b)))
 
 
-def array_with_a_dtype(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
-    return float(np.sum(np.array(v, int)))  # E: DPS301
+def array_with_a_dtype(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
+    return float(np.sum(np.array(v, int)))  # truncated: 0.99 and 1.0 are 1 apart

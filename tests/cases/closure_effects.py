@@ -63,9 +63,23 @@ def conj_alias(x: Real) -> Real:  # expect: x=inf; returns=unknown
     return w[0]
 
 
-def astype_without_copy(x: Real) -> Real:  # expect: x=inf; returns=unknown
+def astype_without_copy(x: Real) -> Real:  # expect: x=1
     w = np.zeros(3)
-    u = w.astype(float, copy=False)  # E: DPS203
+    u = w.astype(float, copy=False)  # the same dtype: w itself
+    u[0] = x
+    return w[0]
+
+
+def astype_positional_copy(x: Real) -> Real:  # expect: x=1
+    w = np.zeros(3)
+    u = w.astype(float, "K", "unsafe", True, False)  # copy=False, after order, casting, subok
+    u[0] = x
+    return w[0]
+
+
+def astype_positional_order(x: Real) -> Real:  # expect: x=0
+    w = np.zeros(3)
+    u = w.astype(float, "K")  # a copy
     u[0] = x
     return w[0]
 

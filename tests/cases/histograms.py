@@ -9,7 +9,8 @@ and one record can move every count.
 import numpy as np
 
 from dpsens import (L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, rows,
-                    gaussian_mechanism, laplace_mechanism, randomized_response)
+                    gaussian_mechanism, laplace_mechanism, norm_convert, randomized_response,
+                    report_noisy_max)
 
 
 def ages(data: MetricMatrix[L_inf, Data], k: Static[int]) -> MetricVector[L1, Integer]:  # expect: data=2; k=static
@@ -57,6 +58,59 @@ def edges_are_public(data: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:
 
 def without_a_range(data: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Integer]:  # expect: data=inf; returns=unknown
     return np.histogram(data[:, 0], bins=4)[0]  # E: DPS301
+
+
+# R-peak: no count moves by more than the number of changed entries, so the counts are
+# 2-sensitive in L1 and 1-sensitive in L∞, and so √(2·1) in L2 (Hölder). One record moving
+# from one bin to another makes all three exact.
+def counts_in_l2(data: MetricMatrix[L_inf, Data]) -> MetricVector[L2, Integer]:  # expect: data=sqrt(2)
+    counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
+    return counts
+
+
+def counts_in_l_inf(data: MetricMatrix[L_inf, Data]) -> MetricVector[L_inf, Real]:  # expect: data=1
+    counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
+    return norm_convert(L_inf, counts.astype(float))
+
+
+def every_entry_in_l2(data: MetricMatrix[L_inf, Data]) -> MetricVector[L2, Integer]:  # expect: data=sqrt(2)*cols(data)
+    return np.histogram(data, bins=3, range=(0.0, 1.0))[0]  # a row's entries may share a bin
+
+
+def halved_counts(data: MetricMatrix[L_inf, Data]) -> MetricVector[L2, Real]:  # expect: data=sqrt(2)/2
+    counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
+    return norm_convert(L2, np.array(counts, dtype=float) / 2)
+
+
+def gaussian_histogram(data: MetricMatrix[L_inf, Data], eps: Static[float], delta: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(eps, delta); eps=static; delta=static; assumes=delta < 1, delta > 0, eps > 0; accounting=sequential
+    counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
+    return gaussian_mechanism(np.sqrt(2), eps, delta, norm_convert(L2, counts))
+
+
+def most_common_bin(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Integer]:  # expect: data=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
+    return report_noisy_max(1.0, eps, counts)  # every count moves by 1
+
+
+def counts_changed_in_place(data: MetricMatrix[L_inf, Data]) -> MetricVector[L2, Integer]:  # expect: data=4
+    counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
+    counts[0] += np.count_nonzero(data[:, 1] > 0.5)  # the first count may now move by 2
+    return counts  # (the peak is gone: measured in L1, 2 + (1 + 1))
+
+
+def one_count(data: MetricMatrix[L_inf, Data]) -> Integer:  # expect: data=1
+    counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
+    return counts[2]
+
+
+def one_bin_released(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: data=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
+    return laplace_mechanism(1.0, eps, float(counts[2]))
+
+
+def two_bins_released(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[MetricVector[L1, Real]]:  # expect: data=(eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
+    return laplace_mechanism(2.0, eps, counts[1:3])  # both may move: a slice keeps the L1 move
 
 
 def conjunction_counted(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=1
