@@ -290,9 +290,13 @@ _register(
 _register(
     "DPS405", "privacy-in-builtin-function", "error",
     "A function given to a builtin (a utility, a query, an accumulator) spends privacy "
-    "in a way dpsens cannot attribute to rows.",
-    "Without knowing how often and on what data it runs, its cost is unbounded.",
-    "fold(lambda acc, r: acc + laplace_mechanism(1, eps, acc), 0.0, m)",
+    "in a way dpsens cannot attribute to rows, or changes values it captures (writes "
+    "what it is given into them, or keeps a running total across the runs).",
+    "Without knowing how often and on what data it runs, its cost is unbounded; the "
+    "builtin runs it once per row, query or candidate, each run writing over or adding "
+    "to what the last one wrote, so what it writes is unbounded too.",
+    "fold(lambda acc, r: acc + laplace_mechanism(1, eps, acc), 0.0, m)\n"
+    "above_threshold((lambda d: seen.append(d[0]) or d[0],), eps, v, 0.0)",
 )
 _register(
     "DPS601", "analyzer-reads-data", "error",
@@ -351,9 +355,9 @@ _register(
     "sample(100, v, v)   # v: MetricVector[L_inf, Real], or MetricMatrix[L1, Real]",
 )
 _register(
-    "DPS409", "unbounded-privacy-cost", "warning",
-    "A privacy function's epsilon or delta in a parameter is unbounded, and no error of "
-    "the function already fails the run.",
+    "DPS409", "unbounded-privacy-cost", "error",
+    "A privacy function's epsilon or delta in a parameter is unbounded, and no other error "
+    "of the function already fails the run.",
     "Usually a noised value whose sensitivity the rules cannot bound: a product of two "
     "sensitive values, a function with no dpsens rule, a noise scale that is public but "
     "not known. The function is not shown to be private in that parameter; clip or "

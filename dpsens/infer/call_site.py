@@ -122,7 +122,7 @@ class CallSite:
                     captured = C.add(captured, exposed)
                     continue
                 sensitivities, result = self.caller.function_sensitivity(
-                    function, list(types), self.span)
+                    function, list(types), self.span, writes_reported=False)
                 # The callee uses f's result as a Real (call_function_parameter):
                 # a Data result re-measured as a Real is unbounded.
                 kind = T.scalar_kind_of(result.type) or "Real"

@@ -402,7 +402,8 @@ class CallRules:
     def function_sensitivity(self: Analysis, function: Value, arg_types: Sequence[T.Type],
                              span: ir.Span, sources: Sequence[Value | None] = (),
                              repetitions: E.Expr | None = None,
-                             given: dict[int, Value] | None = None) -> tuple[list[E.Expr], Value]:
+                             given: dict[int, Value] | None = None,
+                             writes_reported: bool = True) -> tuple[list[E.Expr], Value]:
         """Per-position sensitivities of a function value, and its result (other ctx = captures).
 
         A builtin that applies the function once per row passes ``sources`` (the
@@ -414,6 +415,9 @@ class CallRules:
         (privacy.paid_once); privacy spent on captured values once per application.
         ``given`` holds public values for some positions (an exponential mechanism's
         candidate): they are passed as they are, and the function is 0-sensitive there.
+        What the function writes from its arguments into values it captures is unbounded
+        (DPS405 for a builtin's function; ``writes_reported`` is False where the caller
+        reports writes itself, or the function is passed to the project's own code).
         """
         from dpsens.infer.privacy import paid_once
         from dpsens.privacy.ledger import Event, Ledger, Loop, retarget
@@ -431,11 +435,14 @@ class CallRules:
             if n in components else Value(t, C.single(n)))
             for i, (t, n) in enumerate(zip(arg_types, names))]
         outer, self.ledger = self.ledger, Ledger()
+        before = dict(self.env)
         try:
             result = self.call_value(function, args, {}, span, "function argument")
             spent = self.ledger.items
         finally:
             self.ledger = outer
+        self._settle_writes(function, before, {*names, *(c for parts in components.values() for c in parts)},
+                            sources, span, writes_reported)
         if components:
             # A component moves at most as far as its tuple: spends on it are the tuple's.
             spent = retarget(spent, {c: {n: E.ONE} for n, parts in components.items()
@@ -469,6 +476,30 @@ class CallRules:
         sensitivities = [result.ctx.get(n, E.ZERO) for n in names]
         captured = {k: v for k, v in result.ctx.items() if k not in names}
         return sensitivities, result.with_ctx(captured)
+
+    def _settle_writes(self: Analysis, function: Value, before: dict[str, Value],
+                       variables: set[str], sources: Sequence[Value | None], span: ir.Span,
+                       reported: bool) -> None:
+        """Values a function given to a builtin wrote from what it was given (``w[0] = d[0]``
+        in a query): the builtin runs it once per row, query or candidate, each run writing
+        over or adding to the last, so they are unbounded in what the arguments come from
+        (the sources' contexts, or every parameter)."""
+        written = [name for name in self.changed_since(before)
+                   if any(v in variables for v in self.env[name].ctx)]
+        if not written:
+            return
+        known = len(sources) == len(variables) and all(s is not None for s in sources)
+        origin = C.blow_up(C.total(s.ctx for s in sources if s is not None) if known
+                           else self.tracked())
+        for name in written:
+            kept = {v: r for v, r in self.env[name].ctx.items() if v not in variables}
+            self.env[name] = self.env[name].with_ctx(C.add(kept, origin))
+        if not reported or not isinstance(function.type, T.Callable_):
+            return  # (an unknown function: what it may change is reported as such)
+        shown = ", ".join(f"'{name}'" for name in sorted(written))
+        self.report(span, "DPS405", f"a function given to this builtin writes what it is given "
+                    f"into {shown}, which it captures: the builtin runs it many times, so "
+                    f"{shown} {'is' if len(written) == 1 else 'are'} not bounded")
 
     # -- methods ----------------------------------------------------------------
     def _is_method_call(self: Analysis, func: ir.Attribute) -> bool:

@@ -319,6 +319,10 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
                 types[name] = a.env[name].type
         carried.sort()
         with_elements = with_elements and not moved
+    # k iterations read k elements, each at most its container away: Σ_t d_t ≤ k·d and
+    # √(Σ_t d_t²) ≤ √k·d, tighter than F and G for a few entries of an L∞ vector.
+    shares = [(variable, _fewer(factor, repetitions), _fewer(gaussian, E.sqrt(repetitions)),
+               source) for variable, factor, gaussian, source in shares]
     transfer = {name: body.env[name].ctx for name in carried}
     initial = {name: a.env[name].ctx for name in carried}
     per_row: dict[str, C.Context] = {}
@@ -425,6 +429,12 @@ def _element_share(a: Analysis, container: T.Type | None, element: Value
     else:
         return None
     return a.fresh_variable("elem", element.type), *factors
+
+
+def _fewer(factor: E.Expr, limit: E.Expr) -> E.Expr:
+    """min(factor, limit) where the limit is a number or known smaller (a symbolic count
+    would leave a min that no later step can simplify)."""
+    return E.smin(factor, limit) if limit.is_Number or E.decide_le(limit, factor) else factor
 
 
 def _split_element(transfer: dict[str, C.Context], pseudo: dict[str, str],

@@ -120,7 +120,9 @@ class StatementRules:
         is handed to it too: under a test, the test (``reveal``)."""
         self.shared.ran_unknown = True
         self.shared.escapes += 1
-        return self.shared.escaped
+        # A loop's or a builtin's own variable handed over may outlive them there: it
+        # stands for something of the parameters, so unbounded in every one (D136).
+        return self.inputs_in(self.shared.escaped)
 
     def effects(self: Analysis) -> tuple[int, int]:
         """How many effects (observations, runs of and hand-overs to unknown code) were

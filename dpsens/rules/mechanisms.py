@@ -334,7 +334,8 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     # The utility is compared on neighbouring data for each public candidate in turn.
     before = dict(a.env)
     (in_data, _), result = a.function_sensitivity(utility, [data.type, T.REAL], span,
-                                                  given={1: _candidate(bound["candidates"])})
+                                                  given={1: _candidate(bound["candidates"])},
+                                                  writes_reported=False)
     if a.changed_since(before):
         # It writes into what it captures: analyzed once, it runs once per candidate, each
         # run reading what the last one wrote (a running total makes the k-th score k·u).
@@ -448,8 +449,11 @@ def above_threshold(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     # algorithm is the one calibrated for c at eps·c, so the charge is eps·c·d.
     ctx = C.scale(worst, data.ctx)
     if E.decide_le(worst, E.ONE) is not True or captured:
-        a.report(span, "DPS404", f"above_threshold() needs 1-sensitive queries in data; "
-                 f"these are {E.render(worst)}-sensitive")
+        inputs = sorted(v for v in captured if not v.startswith("@"))
+        reason = f"these are {E.render(worst)}-sensitive" if E.decide_le(worst, E.ONE) is not True \
+            else "these also read " + (", ".join(f"'{v}'" for v in inputs) if inputs
+                                       else "values that depend on inputs") + " besides data"
+        a.report(span, "DPS404", f"above_threshold() needs 1-sensitive queries in data; {reason}")
         ctx = C.blow_up(C.add(data.ctx, captured))
     _pure(a, span, "above_threshold", eps, E.ONE, ctx, leaked, {"queries": str(len(functions))})
     return Value(T.INTEGER)

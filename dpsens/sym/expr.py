@@ -172,6 +172,20 @@ def smax(a: sp.Expr, b: sp.Expr) -> sp.Expr:
     return _normal(sp.Max(a, b))
 
 
+def smin(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """min(a, b) of non-negative expressions, decided where sympy can, kept symbolic
+    otherwise."""
+    if a == b or is_inf(b):
+        return a
+    if is_inf(a):
+        return b
+    if is_zero(a) or is_zero(b):
+        return ZERO
+    if a.is_Number and b.is_Number:
+        return a if a <= b else b
+    return _normal(sp.Min(a, b))
+
+
 @remembered
 def power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     """base ** exponent for a non-negative base and a non-negative count."""

@@ -123,7 +123,7 @@ def running_max_of_a_stateful_term(v: MetricVector[L_inf, Real]) -> Real:  # exp
         s[0] = s[0] + e
         return float(s[0])
 
-    return dp.fold(lambda acc, e: max(acc, g(e)), -1000.0, v)
+    return dp.fold(lambda acc, e: max(acc, g(e)), -1000.0, v)  # E: DPS405
 
 
 def running_max_by_a_conditional_fold(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=1

@@ -164,7 +164,7 @@ def map_rows_stores(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; return
         w[0] = t
         return 0.0
 
-    map_rows(put, v)
+    map_rows(put, v)  # E: DPS405
     return w[0]
 
 
@@ -175,7 +175,7 @@ def fold_stores(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=un
         w[0] = 1000.0 * t
         return acc
 
-    fold(put, 0.0, v)
+    fold(put, 0.0, v)  # E: DPS405
     return w[0]
 
 
@@ -186,7 +186,7 @@ def count_stores(v: MetricVector[L1, Data]) -> Real:  # expect: v=inf; returns=u
         w[0] = t
         return t > 0.5
 
-    count(put, v)
+    count(put, v)  # E: DPS405
     return w[0]
 
 

@@ -532,3 +532,64 @@ def weights_from_the_data(v: MetricVector[L1, Real], T: Static[int]) -> Real:  #
         syn = syn * w  # E: DPS305
         t = t + _weights_total(syn)  # E: DPS304
     return t
+
+
+# D136: a function given to a builtin wrote what it was given into values it captures.
+# above_threshold's query was analyzed for its sensitivity, but what it wrote kept the
+# query's own variable, which no parameter stood for: the data was returned at (eps, 0).
+def query_writes_what_it_reads(v: MetricVector[L_inf, Real], eps: Static[float]) -> Priv[Real]:  # expect: v=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
+    w = np.zeros(1)
+
+    def query(d: MetricVector[L_inf, Real]) -> Real:
+        w[0] = d[0]
+        return d[0]
+    above_threshold((query,), eps, v, 0.0)  # E: DPS405
+    return float(w[0])
+
+
+def query_appends_what_it_reads(v: MetricVector[L_inf, Real], eps: Static[float]) -> Priv[list[Real]]:  # expect: v=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
+    seen = []
+
+    def query(d: MetricVector[L_inf, Real]) -> Real:
+        seen.append(d[0])
+        return d[0]
+    above_threshold((query,), eps, v, 0.0)  # E: DPS405
+    return seen
+
+
+def query_reads_what_another_wrote(v: MetricVector[L_inf, Real], eps: Static[float]) -> Priv[Integer]:  # expect: v=(inf, 0); eps=static; assumes=eps > 0; accounting=sequential
+    w = np.zeros(1)
+
+    def first(d: MetricVector[L_inf, Real]) -> Real:
+        w[0] = d[0]
+        return d[0]
+
+    def second(d: MetricVector[L_inf, Real]) -> Real:
+        return 1000.0 * float(w[0])
+    return above_threshold((first, second), eps, v, 0.0)  # E: DPS404  # E: DPS405
+
+
+def rows_written_out(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=inf
+    w = np.zeros(1)
+
+    def g(r: MetricVector[L_inf, Data]) -> Real:
+        w[0] += 1000.0 * float(np.clip(r[0], 0.0, 1.0))
+        return 0.0
+    map_rows(g, m)  # E: DPS405
+    return float(w[0])
+
+
+def queries_listed_in_a_loop(v: MetricVector[L_inf, Real], eps: Static[float]) -> Priv[Integer]:  # expect: v=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
+    queries = [lambda d: d[0]]
+    for _ in range(3):
+        queries.append(lambda d: d[1])  # E: DPS203
+    return above_threshold(queries, eps, v, 0.0)  # E: DPS203  # E: DPS404
+
+
+# Two releases of entries of an (L∞, Real) vector cost 2ε, not ε·len(q): k iterations read
+# k elements, each at most the vector away (the standard abstraction of SVT's queries).
+def two_of_many_queries(q: MetricVector[L_inf, Real], eps: Static[float]) -> Priv[list[Real]]:  # expect: q=(eps*min(2, len(q)), 0); eps=static; assumes=eps > 0; accounting=sequential
+    out = []
+    for i in range(2):
+        out.append(laplace_mechanism(1.0, eps, q[i]))
+    return out

@@ -208,6 +208,13 @@ def index_sum(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: v=1
     return s
 
 
+def first_entries_of_a_max_vector(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=min(3, len(v))
+    s = 0.0
+    for i in range(3):  # three entries, each at most the vector's L∞ distance away
+        s = s + v[i]
+    return s
+
+
 def small_index_sum(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
     s = 0.0
     for i in range(3):
