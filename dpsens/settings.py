@@ -26,6 +26,7 @@ def settings_from(args: argparse.Namespace) -> tuple[Settings, list[str]]:
         delta_prime=args.delta_prime or config.delta_prime or Options.delta_prime,
         beta=config.beta or Options.beta,
         bindings=config.bindings + _bindings(args.bind),
+        budget_deltas=tuple((b.pattern, b.delta) for b in config.budgets if b.delta is not None),
     )
     selection = Selection(config.select, config.ignore).narrowed(
         _codes(args.select, "--select") if args.select else None, _codes(args.ignore, "--ignore"))

@@ -240,11 +240,13 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
                 types[name] = after
         targets = target_names(s.target, stores=True)
         # (Only with a public count, and no array changed in place: an element read from
-        # one would change with it.)
+        # one would change with it. A number local to the body is rebound by ``n += 1``.)
+        numbers = {name for name in in_place - a.env.keys() if name in probe.env
+                   and isinstance(probe.env[name].type, T.Scalar) and not probe.env[name].zero_d}
         steady = _steady_publics(a, s, element, repetitions, mark, types, {
             name for name in rebound & set(carried) - targets
             if a.env[name].public and C.is_public(probe.env[name].ctx)}) \
-            if count.public and not in_place else {}
+            if count.public and not in_place - numbers else {}
     else:
         steady = {}
     outside = {name: a.env[name] for name in steady}

@@ -188,7 +188,7 @@ class PrivacyRules:
 
     def finish_privacy(self: Analysis, summary: Summary, result: Value) -> None:
         """Per-parameter (ε, δ): released sensitive values cost (∞, ∞)."""
-        from dpsens.privacy.compose import account
+        from dpsens.privacy.compose import account, account_within
 
         items = self.close_samples(list(self.ledger.items), 0)
         items = self._attribute(items, summary)
@@ -215,7 +215,10 @@ class PrivacyRules:
                 summary.histories[param.name] = (L.Charge(E.INF, E.INF),)  # callers pay it too
                 methods.add("released")
                 continue
-            cost = account(history, self.program.options.delta_prime)
+            options = self.program.options
+            budget = options.budget_delta(self.qualname, f"{self.module.name}.{self.qualname}")
+            cost = account(history, options.delta_prime) if budget is None else \
+                account_within(history, options.delta_prime, budget)
             param.epsilon, param.delta = cost.epsilon, cost.delta
             if not E.is_inf(cost.delta) and E.decide_le(E.ONE, cost.delta) is True:
                 param.delta = E.ONE  # every mechanism is (ε, 1)-DP: a larger δ says nothing more

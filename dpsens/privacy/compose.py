@@ -48,14 +48,18 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
     if not vacuous and (not _numeric(epsilon) or E.is_inf(epsilon) or E.is_zero(epsilon)):
         return _symbolic_zcdp(history, delta_prime) or best
     exact = _attempt(_gaussian_dp, history, delta_prime)
-    candidates = [_attempt(_advanced, history, delta_prime),
+    # A part of a release (ledger.increment) adds up only in ε, δ, ρ and μ²: the theorems
+    # that compose mechanisms one by one would take it for a mechanism of its own (K30).
+    whole = every_charge(history, lambda c: not c.part, through_samples=True)
+    candidates = [_attempt(_advanced, history, delta_prime) if whole else None,
                   _attempt(_amplified_best, history, delta_prime)]
     # The exact curve is below zCDP, RDP and PLD at the same δ', so they need not run.
     candidates += [exact] if exact is not None else [
         _attempt(_zcdp, history, delta_prime),
-        *(_attempt(lambda h, d: tuple(_dp_accounting(h, d)), history, delta_prime) or ()),
+        *((_attempt(lambda h, d: tuple(_dp_accounting(h, d)), history, delta_prime) or ())
+          if whole else ()),
         # After PLD: Laplace's own loss distribution is below the worst pure mechanism's.
-        _attempt(_pure_optimal, history, delta_prime),
+        _attempt(_pure_optimal, history, delta_prime) if whole else None,
         _attempt(_split, history, delta_prime)]
     # The other theorems spend δ' beyond the charges' own δ (advanced composition: kδ + δ'):
     # up to that much more than basic composition's δ is what δ' is configured for.
@@ -70,6 +74,22 @@ def account(history: tuple[VarItem, ...], delta_prime: float) -> Cost:
         if better and float(candidate.delta) <= max(float(best.delta), limit):
             best = candidate
     return best
+
+
+def account_within(history: tuple[VarItem, ...], delta_prime: float, limit: float) -> Cost:
+    """The best sound (ε, δ) with δ at most a budget's ``limit``, where one is known; else
+    ``account``'s. The budget is checked at its own δ: a Gaussian (0.5, 1e-9) fits a budget
+    (0.5, 1e-9), though at δ′ = 1e-5 a smaller ε is reported."""
+    _, spent = basic(history)
+    tries = [limit, limit - float(spent)] if _numeric(spent) else [limit]
+    fitting = [cost for cost in (account(history, d) for d in tries if d > 0)
+               if _numeric(cost.delta) and float(cost.delta) <= limit]
+    if _numeric(spent) and float(spent) <= limit:
+        fitting.append(Cost(*basic(history), "sequential" if not _has_loop(history) else "basic"))
+    fitting = [c for c in fitting if _numeric(c.epsilon)]
+    if not fitting:
+        return account(history, delta_prime)
+    return min(fitting, key=lambda c: float(c.epsilon))
 
 
 def _attempt(theorem: Any, history: tuple[VarItem, ...], delta_prime: float) -> Any:

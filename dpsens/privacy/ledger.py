@@ -29,6 +29,10 @@ class Charge:
     # by slope·d (inf: no linear bound), while ``cap`` bounds it for any move.
     slope: E.Expr | None = None
     cap: E.Expr | None = None
+    # Part of one release paid as two charges (``increment``): it adds up with the rest in
+    # ε, δ, ρ and μ², but is no mechanism of its own, so accountants that compose
+    # mechanisms one by one (advanced, optimal pure, RDP, PLD) must not take it as one.
+    part: bool = False
 
 
 @dataclass(frozen=True)
@@ -185,8 +189,9 @@ def increment(own: Charge, others: tuple[Charge, ...]) -> Charge:
     """What a release costs beyond ``others`` when ``own``'s variable moves with theirs: the
     merged charge less the others in every additive form (ε, δ, ρ and μ² add under
     composition), so that paying ``others`` in every iteration and this once for the
-    iteration whose element moved pays that iteration merged. No Laplace form: a
-    Laplace's PLD does not split that way."""
+    iteration whose element moved pays that iteration merged. It is marked a part: no
+    mechanism is ε-DP for its ε alone (a 2ε Laplace is not two ε-DP mechanisms composed,
+    which KOV's optimal composition or a PLD would take it for: K30)."""
     together = _merged_charge((own, *others))
     delta = together.delta if E.is_zero(together.delta) or E.is_inf(together.delta) else \
         E.smax(E.ZERO, together.delta - sum((c.delta for c in others), E.ZERO))
@@ -199,7 +204,7 @@ def increment(own: Charge, others: tuple[Charge, ...]) -> Charge:
             (E.div(E.ONE, c.gaussian**2) for c in others), E.ZERO)  # type: ignore[operator]
         gaussian = E.div(E.ONE, E.sqrt(mu_squared))
     return Charge(own.epsilon, delta, rho=rho, gaussian=gaussian, native_zcdp=together.native_zcdp,
-                  slope=own.slope, cap=own.cap)
+                  slope=own.slope, cap=own.cap, part=True)
 
 
 def _merge_two(a: Charge, b: Charge) -> Charge:

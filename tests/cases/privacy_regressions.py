@@ -593,3 +593,18 @@ def two_of_many_queries(q: MetricVector[L_inf, Real], eps: Static[float]) -> Pri
     for i in range(2):
         out.append(laplace_mechanism(1.0, eps, q[i]))
     return out
+
+
+# A released center carried by a loop of k rounds (k-means, DP-EM): it is public in every
+# round, so the count that compares rows with it is 1-sensitive. A count kept in a number
+# local to the body (n += 1) turned R-loop-public off, as an array changed in place does:
+# (inf, 0), truth k·eps.
+def carried_center(X: MetricMatrix[L_inf, Data], eps: Static[float], k: Static[int]) -> Priv[Real]:  # expect: X=(eps*k, 0); eps=static; k=static; assumes=eps > 0, k >= 0; accounting=basic
+    center = 0.25
+    for _ in range(k):
+        below = 0.0
+        for r in X:
+            if r[0] < center:
+                below += 1.0
+        center = laplace_mechanism(1.0, eps, below)
+    return center

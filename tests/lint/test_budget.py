@@ -80,3 +80,28 @@ def test_budgets_need_no_reanalysis(project: Path, run: Run) -> None:
     assert code == 1 and "0 units analyzed, 1 from the cache" in err
     assert budget_lines(out) == ["releases.py:4:1: DPS501 'dp_small' exceeds its privacy budget "
                                  "('dp_small': epsilon <= 0.1): epsilon of 'x' is 1/2"]
+
+
+def test_a_budget_is_checked_at_its_own_delta(project: Path, run: Run) -> None:
+    """A budget's δ is where its ε is read: the best bound at δ' = 1e-5 is another point of
+    the same curve, and the mechanism's own pair may be the one that fits."""
+    pyproject(project, '[tool.dpsens.budget]\n"own_pair" = {epsilon = 0.5, delta = 1e-9}\n'
+                       '"hundred" = {epsilon = 13, delta = 1e-8}\n"tight" = {epsilon = 12.7, delta = 1e-8}')
+    write(project, {"gauss.py": (
+        "from dpsens import Priv, Real, gaussian_mechanism, gaussian_mechanism_zcdp\n\n\n"
+        "def own_pair(x: Real) -> Priv[Real]:\n"
+        "    return gaussian_mechanism(1.0, 0.5, 1e-9, x)\n\n\n"
+        "def hundred(x: Real) -> Priv[Real]:\n"
+        "    t = 0.0\n"
+        "    for _ in range(100):\n"
+        "        t = t + gaussian_mechanism_zcdp(1.0, 0.02, x)\n"
+        "    return t\n\n\n"
+        "def tight(x: Real) -> Priv[Real]:\n"
+        "    return hundred(x)\n")})
+    code, out, _ = run("check", "--no-cache", "-q", "gauss.py")
+    # 100 Gaussians of rho 0.02 are mu = 2 GDP: 12.7493 at 1e-8 (12.7 is below it)
+    assert code == 1 and budget_lines(out) == [
+        "gauss.py:15:1: DPS501 'tight' exceeds its privacy budget ('tight': epsilon <= 12.7, "
+        "delta <= 1e-08): epsilon of 'x' is 12.7493"]
+    _, out, _ = run("check", "--no-cache", "--format", "json", "gauss.py")
+    assert '"epsilon": "12.7493"' in out and '"delta": "1/100000000"' in out
