@@ -12,11 +12,12 @@ without replacement, so histories with a sample are left to RDP.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from dpsens.privacy.compose import Cost
-from dpsens.privacy.ledger import Charge, VarChoice, VarItem, VarLoop, VarSampled
+from dpsens.privacy.ledger import Charge, VarItem, VarLoop, VarSampled
 from dpsens.sym import expr as E
 
 
@@ -30,8 +31,18 @@ def _numeric(e: E.Expr | None) -> float:
     return float(e)
 
 
-def to_event(history: tuple[VarItem, ...], allow_sampling: bool) -> Any:
-    """A ComposedDpEvent for the history (raises _Unsupported)."""
+@dataclass(frozen=True)
+class _PureEvent:
+    """A mechanism known only to be ε-DP (randomized response, an exponential mechanism,
+    report noisy max): dp-accounting has no event for one. Its PLD is the worst of every
+    ε-DP mechanism's, losses ±ε (``from_privacy_parameters``), which dominates each."""
+
+    epsilon: float
+
+
+def to_event(history: tuple[VarItem, ...], allow_sampling: bool, pure: bool = False) -> Any:
+    """A ComposedDpEvent for the history, with a _PureEvent for a generic ε-DP charge where
+    ``pure`` (raises _Unsupported)."""
     import dp_accounting  # type: ignore[import-untyped]
 
     events = []
@@ -41,14 +52,16 @@ def to_event(history: tuple[VarItem, ...], allow_sampling: bool) -> Any:
                 events.append(dp_accounting.GaussianDpEvent(_numeric(item.gaussian)))
             elif item.laplace is not None:
                 events.append(dp_accounting.LaplaceDpEvent(_numeric(item.laplace)))
+            elif pure and E.is_zero(item.delta) and not item.native_zcdp and not item.part:
+                events.append(_PureEvent(_numeric(item.epsilon)))
             else:
                 raise _Unsupported  # a generic (ε, δ) guarantee has no event in dp-accounting
         elif isinstance(item, VarLoop):
             count = _numeric(item.count)
             if count != int(count):
                 raise _Unsupported
-            events.append(dp_accounting.SelfComposedDpEvent(to_event(item.body, allow_sampling),
-                                                            int(count)))
+            events.append(dp_accounting.SelfComposedDpEvent(
+                to_event(item.body, allow_sampling, pure), int(count)))
         elif isinstance(item, VarSampled) and allow_sampling:
             population, size = _numeric(item.population), _numeric(item.size)
             events.append(dp_accounting.SampledWithoutReplacementDpEvent(
@@ -76,13 +89,21 @@ def _memoized(method: str, history: tuple[VarItem, ...], delta_prime: float) -> 
         import dp_accounting
 
         # Sampling without replacement exists only for RDP (see the module docstring).
-        event = to_event(history, allow_sampling=method == "rdp")
-        accountant = _accountant(method, dp_accounting, _compositions(event, dp_accounting),
-                                 _widest_loss(event, dp_accounting))
-        if not accountant.supports(event):
+        event = to_event(history, allow_sampling=method == "rdp", pure=method == "pld")
+        compositions, widest = _compositions(event, dp_accounting), _widest_loss(event, dp_accounting)
+        accountant = _accountant(method, dp_accounting, compositions, widest)
+        leaves = _leaves(event, dp_accounting)
+        if len(leaves) == 1 and isinstance(leaves[0], _PureEvent):
+            return None  # one ε: the optimal composition (compose._pure_optimal) is exact
+        if any(isinstance(leaf, _PureEvent) for leaf in leaves):
+            # (the accountant takes only its own events: the PLDs are composed here, on its grid)
+            built = _built_pld(event, dp_accounting, _interval(compositions, widest))
+            epsilon = built.get_epsilon_for_delta(delta_prime)
+        elif not accountant.supports(event):
             return None
-        accountant.compose(event)
-        epsilon = accountant.get_epsilon(delta_prime)
+        else:
+            accountant.compose(event)
+            epsilon = accountant.get_epsilon(delta_prime)
     except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError,
             MemoryError, OverflowError):
         return None
@@ -104,9 +125,13 @@ def _accountant(method: str, dp_accounting: Any, compositions: int, widest: floa
     # are compared with it. One mechanism whose losses span a wide range (Laplace with
     # ε = 1000: 2·10⁷ points, 60 s and 3 GB; a Gaussian with μ = 1414: MemoryError) is
     # held to POINTS grid points the same way.
-    interval = max(1e-4 * max(1.0, compositions / 1000), widest / POINTS)
     return PLDAccountant(neighboring_relation=relation.ADD_OR_REMOVE_ONE,
-                         value_discretization_interval=interval)
+                         value_discretization_interval=_interval(compositions, widest))
+
+
+def _interval(compositions: int, widest: float) -> float:
+    """The PLD grid (see _accountant)."""
+    return max(1e-4 * max(1.0, compositions / 1000), widest / POINTS)
 
 
 POINTS = 5e5  # the most grid points one mechanism's losses may take
@@ -121,10 +146,51 @@ def _widest_loss(event: Any, dp_accounting: Any) -> float:
         return max((_widest_loss(e, dp_accounting) for e in event.events), default=0.0)
     if isinstance(event, dp_accounting.LaplaceDpEvent):
         return 2.0 / float(event.noise_multiplier)
+    if isinstance(event, _PureEvent):
+        return 2.0 * event.epsilon
     if isinstance(event, dp_accounting.GaussianDpEvent):
         mu = 1.0 / float(event.noise_multiplier)
         return mu * mu + 20.0 * mu
     return 0.0
+
+
+def _leaves(event: Any, dp_accounting: Any) -> list[Any]:
+    """The mechanisms an event composes, each once."""
+    if isinstance(event, dp_accounting.SelfComposedDpEvent):
+        return _leaves(event.event, dp_accounting)
+    if isinstance(event, dp_accounting.ComposedDpEvent):
+        found: list[Any] = []
+        for part in event.events:
+            found += [leaf for leaf in _leaves(part, dp_accounting) if leaf not in found]
+        return found
+    return [event]
+
+
+def _built_pld(event: Any, dp_accounting: Any, interval: float) -> Any:
+    """The pessimistic PLD of an event of Gaussians, Laplaces and _PureEvents, as the
+    PLD accountant builds each (ADD_OR_REMOVE_ONE: a shift of 1)."""
+    from dp_accounting.pld import common, privacy_loss_distribution as pld
+
+    if isinstance(event, _PureEvent):
+        return pld.from_privacy_parameters(
+            common.DifferentialPrivacyParameters(event.epsilon, 0.0),
+            value_discretization_interval=interval)
+    if isinstance(event, dp_accounting.GaussianDpEvent):
+        return pld.from_gaussian_mechanism(
+            standard_deviation=event.noise_multiplier, value_discretization_interval=interval,
+            neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE)
+    if isinstance(event, dp_accounting.LaplaceDpEvent):
+        return pld.from_laplace_mechanism(parameter=event.noise_multiplier,
+                                          value_discretization_interval=interval)
+    if isinstance(event, dp_accounting.SelfComposedDpEvent):
+        return _built_pld(event.event, dp_accounting, interval).self_compose(event.count)
+    if isinstance(event, dp_accounting.ComposedDpEvent) and event.events:
+        parts = [_built_pld(e, dp_accounting, interval) for e in event.events]
+        total = parts[0]
+        for part in parts[1:]:
+            total = total.compose(part)
+        return total
+    raise _Unsupported
 
 
 def _compositions(event: Any, dp_accounting: Any) -> int:
