@@ -82,6 +82,7 @@ def prepare() -> None:
     """Compile what a run of the analyzer imports and write the file, as compileall
     writes bytecode (benchmarks and installs call it; it ignores dont_write_bytecode)."""
     import contextlib
+    import importlib
     import io
     import tempfile
 
@@ -92,6 +93,7 @@ def prepare() -> None:
     # LibCST's classes and faster constructors: a run as small as the one below parses in
     # a child process, whose compilations are not kept.
     parse_module("x = 1\n", "prepare.py", "prepare")
+    importlib.import_module("dpsens.privacy.dp_events")  # (a run with a PLD imports it)
     with tempfile.TemporaryDirectory() as directory:  # what a run imports and builds
         example = Path(directory) / "example.py"
         example.write_text(

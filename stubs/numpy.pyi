@@ -150,7 +150,7 @@ def copy(a: Any) -> Any:
     """A copy of an array (``np.copy(a)``, ``a.copy()``): the same value in new memory."""
 
 @rule("array")
-def asarray(a: Any) -> Any:
+def asarray(a: Any, dtype: Static[Any] = ...) -> Any:
     """An array as it is (the same memory: a view for the aliasing rules), a tuple of
     numbers as np.array makes it."""
 

@@ -492,8 +492,9 @@ class CallRules:
         origin = C.blow_up(C.total(s.ctx for s in sources if s is not None) if known
                            else self.tracked())
         for name in written:
+            # Unknown, not only re-measured: a closure it holds may still read an argument.
             kept = {v: r for v, r in self.env[name].ctx.items() if v not in variables}
-            self.env[name] = self.env[name].with_ctx(C.add(kept, origin))
+            self.env[name] = unknown(C.add(kept, origin))
         if not reported or not isinstance(function.type, T.Callable_):
             return  # (an unknown function: what it may change is reported as such)
         shown = ", ".join(f"'{name}'" for name in sorted(written))

@@ -242,7 +242,8 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         # (Only with a public count, and no array changed in place: an element read from
         # one would change with it. A number local to the body is rebound by ``n += 1``.)
         numbers = {name for name in in_place - a.env.keys() if name in probe.env
-                   and isinstance(probe.env[name].type, T.Scalar) and not probe.env[name].zero_d}
+                   and isinstance(probe.env[name].type, T.Scalar) and not probe.env[name].zero_d
+                   and _set_before_read(s.body, name)}
         steady = _steady_publics(a, s, element, repetitions, mark, types, {
             name for name in rebound & set(carried) - targets
             if a.env[name].public and C.is_public(probe.env[name].ctx)}) \
@@ -1402,6 +1403,18 @@ def _unbounded(a, s, count, ratio, rest, initial, pseudo):  # type: ignore[no-un
         # iteration adds accumulates an unknown number of times.
         final[u] = C.add(C.add(start, C.blow_up(added)), taint)
     return final, _by_pseudo(final, pseudo)
+
+
+def _set_before_read(body: tuple[ir.Stmt, ...], name: str) -> bool:
+    """Whether the body's top level assigns ``name`` before anything reads or changes it:
+    then no value of it passes from one iteration to the next."""
+    for statement in body:
+        if isinstance(statement, ir.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ir.NameTarget) and statement.targets[0].id == name:
+            return name not in ir.names_read(statement.value)
+        if name in ir.names_read(statement) or name in _assigned((statement,)):
+            return False
+    return False
 
 
 def _assigned(body: tuple[ir.Stmt, ...]) -> set[str]:

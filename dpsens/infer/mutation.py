@@ -600,11 +600,15 @@ def array_sources(value: ir.Expr, may_alias: Callable[[ir.Call], bool],
         # [w] + [v] and [w] * 2 hold the very objects their operands hold.
         return [(name, True) for e in (value.left, value.right) for name, _ in sources(e)]
     if isinstance(value, ir.Call) and may_alias(value):
-        inputs = [*value.args, *(k.value for k in value.keywords)]
+        inputs = [*value.args, *(k.value for k in value.keywords if k.name not in _FLAGS)]
         if not isinstance(value.func, ir.Name):
             inputs.append(value.func)  # a method's receiver; mk(w)() returns what mk(w) holds
         return [(name, True) for e in inputs for name, _ in sources(e)]
     return []
+
+
+# Keywords of numpy's conversions that say how to convert, never what is returned.
+_FLAGS = frozenset({"copy", "dtype", "order", "casting", "subok", "ndmin"})
 
 
 def _may_be_list(value: ir.Expr, list_name: Callable[[str], bool]) -> bool:

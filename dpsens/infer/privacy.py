@@ -193,6 +193,9 @@ class PrivacyRules:
         items = self.close_samples(list(self.ledger.items), 0)
         items = self._attribute(items, summary)
         released = C.substitute(result.ctx, self.shared.sample_sources)
+        stray = {v: r for v, r in released.items() if v.startswith("@")}
+        if stray:  # a builtin's or a loop's own variable no parameter stands for: any of them
+            released = C.add(released, self.inputs_in(stray))
         seen = self.observed_inputs()
         methods = set()
         for param in summary.params:

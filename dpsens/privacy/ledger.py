@@ -225,7 +225,8 @@ def _merge_two(a: Charge, b: Charge) -> Charge:
         E.add(a.delta, E.mul(sp.exp(a.epsilon), b.delta)),
         rho=rho, gaussian=gaussian, laplace=harmonic(a.laplace, b.laplace),
         native_zcdp=a.native_zcdp and b.native_zcdp, slope=slope,
-        cap=None if a.cap is None or b.cap is None else E.add(a.cap, b.cap))
+        cap=None if a.cap is None or b.cap is None else E.add(a.cap, b.cap),
+        part=a.part or b.part)
 
 
 def events(items: tuple[Item, ...] | list[Item]) -> list[dict[str, tuple[VarItem, ...]]]:
@@ -371,7 +372,7 @@ def linear(history: tuple[VarItem, ...], whole: bool) -> tuple[VarItem, ...] | N
                 return None
             else:
                 out.append(Charge(item.slope, E.ZERO, rho=item.slope**2 / 2,
-                                  laplace=E.div(E.ONE, item.slope)))
+                                  laplace=E.div(E.ONE, item.slope), part=item.part))
             continue
         if isinstance(item, VarChoice):
             parts = [linear(b, whole) for b in item.branches]
@@ -422,7 +423,7 @@ def any_change(history: tuple[VarItem, ...], steps: E.Expr) -> tuple[VarItem, ..
     out: list[VarItem] = []
     for item in history:
         if isinstance(item, Charge) and item.cap is not None:
-            out.append(Charge(item.cap, item.delta, rho=item.cap**2 / 2))
+            out.append(Charge(item.cap, item.delta, rho=item.cap**2 / 2, part=item.part))
         elif isinstance(item, VarLoop):
             out.append(VarLoop(item.count, any_change(item.body, steps)))
         elif isinstance(item, VarChoice):

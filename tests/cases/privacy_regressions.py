@@ -608,3 +608,42 @@ def carried_center(X: MetricMatrix[L_inf, Data], eps: Static[float], k: Static[i
                 below += 1.0
         center = laplace_mechanism(1.0, eps, below)
     return center
+
+
+# K29, found by the review of it: a closure the query saves still read the query's own
+# argument after the builtin, though the list holding it was re-measured: returning what
+# it computes was (eps, 0), truth (inf, inf); noised, it was DPS001.
+def query_saves_a_closure(v: MetricVector[L1, Real], eps: Static[float]) -> Priv[Real]:  # expect: v=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
+    box = []
+
+    def query(d: MetricVector[L1, Real]) -> Real:
+        box.append(lambda: d[0])
+        return float(np.sum(d))
+    above_threshold((query,), eps, v, 0.0)  # E: DPS405
+    return float(box[0]())  # E: DPS203
+
+
+def query_saves_a_noised_closure(v: MetricVector[L1, Real], eps: Static[float]) -> Priv[Real]:  # expect: v=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
+    box = []
+
+    def query(d: MetricVector[L1, Real]) -> Real:
+        box.append(lambda: 1000.0 * d[0])
+        return float(np.sum(d))
+    above_threshold((query,), eps, v, 0.0)  # E: DPS405
+    return laplace_mechanism(1.0, eps, float(box[0]()))  # E: DPS203
+
+
+# A count reset only in the first round carries over: round j releases a j-sensitive count
+# (k(k+1)/2·eps in all). Only a number the body sets before reading it is local to it.
+def count_kept_across_rounds(X: MetricMatrix[L_inf, Data], eps: Static[float], k: Static[int]) -> Priv[Real]:  # expect: X=(inf, 0); eps=static; k=static; assumes=eps > 0, k >= 0; accounting=basic  # E: DPS409
+    center = 0.25
+    first = True
+    for _ in range(k):
+        if first:
+            below = 0.0
+            first = False
+        for r in X:
+            if r[0] < center:
+                below += 1.0
+        center = laplace_mechanism(1.0, eps, below)
+    return center
