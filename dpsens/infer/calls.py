@@ -441,8 +441,8 @@ class CallRules:
             spent = self.ledger.items
         finally:
             self.ledger = outer
-        self._settle_writes(function, before, {*names, *(c for parts in components.values() for c in parts)},
-                            sources, span, writes_reported)
+        self._settle_writes(function, before, {*names, *(c for p in components.values() for c in p)},
+                            sources if len(sources) == len(names) else (), span, writes_reported)
         if components:
             # A component moves at most as far as its tuple: spends on it are the tuple's.
             spent = retarget(spent, {c: {n: E.ONE} for n, parts in components.items()
@@ -483,12 +483,12 @@ class CallRules:
         """Values a function given to a builtin wrote from what it was given (``w[0] = d[0]``
         in a query): the builtin runs it once per row, query or candidate, each run writing
         over or adding to the last, so they are unbounded in what the arguments come from
-        (the sources' contexts, or every parameter)."""
+        (the sources' contexts, one per argument, or every parameter)."""
         written = [name for name in self.changed_since(before)
                    if any(v in variables for v in self.env[name].ctx)]
         if not written:
             return
-        known = len(sources) == len(variables) and all(s is not None for s in sources)
+        known = bool(sources) and all(s is not None for s in sources)
         origin = C.blow_up(C.total(s.ctx for s in sources if s is not None) if known
                            else self.tracked())
         for name in written:

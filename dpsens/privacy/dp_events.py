@@ -91,7 +91,6 @@ def _memoized(method: str, history: tuple[VarItem, ...], delta_prime: float) -> 
         # Sampling without replacement exists only for RDP (see the module docstring).
         event = to_event(history, allow_sampling=method == "rdp", pure=method == "pld")
         compositions, widest = _compositions(event, dp_accounting), _widest_loss(event, dp_accounting)
-        accountant = _accountant(method, dp_accounting, compositions, widest)
         leaves = _leaves(event, dp_accounting)
         if len(leaves) == 1 and isinstance(leaves[0], _PureEvent):
             return None  # one ε: the optimal composition (compose._pure_optimal) is exact
@@ -99,9 +98,10 @@ def _memoized(method: str, history: tuple[VarItem, ...], delta_prime: float) -> 
             # (the accountant takes only its own events: the PLDs are composed here, on its grid)
             built = _built_pld(event, dp_accounting, _interval(compositions, widest))
             epsilon = built.get_epsilon_for_delta(delta_prime)
-        elif not accountant.supports(event):
-            return None
         else:
+            accountant = _accountant(method, dp_accounting, compositions, widest)
+            if not accountant.supports(event):
+                return None
             accountant.compose(event)
             epsilon = accountant.get_epsilon(delta_prime)
     except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError,
