@@ -222,9 +222,10 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     cells = _partition_cells(a, s, assigned, element)
     batches = _sliced_batches(a, s, assigned, element)
     own = {**cells, **batches}  # (the index's uses that pick this iteration's part)
-    if _reads_range_index(s, rows, own) and _unroll_concretely(a, s, count):
+    counted = _counted_index_uses(a, s, cells)
+    if _reads_range_index(s, rows, own, counted) and _unroll_concretely(a, s, count):
         return  # each iteration with its own index: i * x costs i, not max |i|
-    if not rows and not own and not in_place and _reads_range_index(s, rows, own) \
+    if not rows and not own and not in_place and _reads_range_index(s, rows, own, counted) \
             and _summed_over_index(a, s, count, carried, types, element, kept):
         return  # Σ_i of what iteration i adds: a triangular loop is n(n − 1)/2, not n²
     if any(a.env[name].public for name in carried):
@@ -660,9 +661,20 @@ def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str]) -> b
     return False
 
 
+def _counted_index_uses(a: Analysis, s: ir.For, cells: Mapping[str, object]) -> int:
+    """How often the index is read inside the predicates of counts that are cells."""
+    if not isinstance(s.target, ir.NameTarget):
+        return 0
+    index = s.target.id
+    return sum(_count_name((call.args[0],), index)  # type: ignore[arg-type]
+               for call in ir.nodes(s.body) if isinstance(call, ir.Call)
+               and (_counted_cell(a, call, index) or ("", None))[0] in cells)
+
+
 def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr, E.Expr]],
-                       cells: Mapping[str, object]) -> bool:
-    """``for i in range(...)`` whose body reads i other than to pick its own rows or cells."""
+                       cells: Mapping[str, object], counted: int = 0) -> bool:
+    """``for i in range(...)`` whose body reads i other than to pick its own rows or cells
+    (``counted``: its reads in the predicates of counts that are cells)."""
     if not (isinstance(s.iter, ir.Call) and isinstance(s.target, ir.NameTarget)
             and ir.dotted_name(s.iter.func) == "range"):
         return False
@@ -672,7 +684,7 @@ def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr, E.Expr]],
     # np.sum(v == i)) picks a distinct entry each time: the loop need not be unrolled,
     # which would count each cell on its own (4 for four bins, where the partition is 2).
     positions = _store_positions(s.body, index) if cells else 0
-    return uses > positions + sum(len(_row_subscripts(s.body, index, name)) for name in rows) \
+    return uses > positions + counted + sum(len(_row_subscripts(s.body, index, name)) for name in rows) \
         + sum(_count_name(tuple(_cell_tests(s.body, index, name)), index)  # type: ignore[arg-type]
               + _count_name(tuple(_batch_slices(s.body, index, name)), index)  # type: ignore[arg-type]
               for name in cells)
@@ -740,16 +752,23 @@ def _partition_cells(a: Analysis, s: ir.For, assigned: set[str], index: Value
             and isinstance(s.target, ir.NameTarget) and s.target.id not in assigned
             and C.is_public(index.ctx)):
         return {}
-    if any(isinstance(n, (ir.Lambda, ir.Function)) for n in ir.nodes(s.body)):
+    nodes = ir.nodes(s.body)
+    counted = {id(call.args[0]): call for call in nodes if isinstance(call, ir.Call)
+               and _counted_cell(a, call, s.target.id) is not None}
+    if any(isinstance(n, (ir.Lambda, ir.Function)) and id(n) not in counted for n in nodes):
         return {}  # a closure's own parameter could be named like the index
     found: dict[str, tuple[str, E.Expr, E.Expr, C.Context]] = {}
     tested: dict[str, ir.Expr] = {}  # what the body compares: names and columns
-    for node in ir.nodes(s.body):
-        if isinstance(node, ir.Compare):
+    inside = {id(n) for call in counted.values() for n in ir.nodes(call.args[0])}
+    for node in nodes:
+        if isinstance(node, ir.Compare) and id(node) not in inside:
             for side in (node.left, node.right):
                 key = name_of(side)
                 if key is not None:
                     tested[key] = side
+    for call in counted.values():
+        key, column = _counted_cell(a, call, s.target.id)  # type: ignore[misc]
+        tested[key] = column
     for name in sorted(set(tested) - {s.target.id}):
         if base_name(name) in assigned:
             continue
@@ -757,7 +776,9 @@ def _partition_cells(a: Analysis, s: ir.For, assigned: set[str], index: Value
             value = a.env.get(name)
         else:  # a column m[:, j], read as written (a pure read of m)
             value = a.expr(tested[name]) if base_name(name) in a.env else None
-        if value is None or not value.ctx or not _cell_tests(s.body, s.target.id, name):
+        counts = any(_counted_cell(a, call, s.target.id)[0] == name  # type: ignore[index]
+                     for call in counted.values())
+        if value is None or not value.ctx or not (counts or _cell_tests(s.body, s.target.id, name)):
             continue
         t = value.type
         if not (isinstance(t, (T.Vector, T.Matrix, T.Scalar)) and T.is_discrete_metric(t)):
@@ -811,6 +832,58 @@ def _batch_slices(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.S
     return [n.index[0] for n in ir.nodes(body) if isinstance(n, ir.Subscript)
             and isinstance(n.value, ir.Name) and n.value.id == name
             and isinstance(n.index[0], ir.Slice) and index in ir.names_read(n.index[0])]
+
+
+def _counted_cell(a: Analysis, call: ir.Call, index: str) -> tuple[str, ir.Expr] | None:
+    """``count(lambda r: r[j] == i, m)`` (or ``count(lambda e: e == i, v)``) with i the loop's
+    index: np.sum(m[:, j] == i) written with dpsens's count, whose predicate tests one entry
+    of each row. The key of the tested column (as name_of gives it) and the column itself."""
+    if not (len(call.args) == 2 and not call.keywords and isinstance(call.args[0], ir.Lambda)
+            and isinstance(call.args[1], ir.Name) and a.qualify(call.func) == "dpsens.count"):
+        return None
+    pred, data = call.args
+    column = _tested_entry(pred, index)
+    if column is None:
+        return None
+    if column < 0:
+        return data.id, data
+    read = ir.Subscript(call.span, data, (ir.Slice(call.span, None, None, None),
+                                          ir.Const(call.span, column)))
+    return f"{data.id}[:, {column}]", read
+
+
+def _tested_entry(pred: ir.Lambda, index: str) -> int | None:
+    """j for ``lambda r: r[j] == index`` (either way round), −1 for ``lambda e: e == index``,
+    else None."""
+    test = pred.body
+    if len(pred.params) != 1 or pred.params[0].default is not None \
+            or pred.params[0].name == index or not isinstance(test, ir.Compare) or test.op != "==":
+        return None
+    row = pred.params[0].name
+    for entry, other in ((test.left, test.right), (test.right, test.left)):
+        if not (isinstance(other, ir.Name) and other.id == index):
+            continue
+        if isinstance(entry, ir.Name) and entry.id == row:
+            return -1
+        if isinstance(entry, ir.Subscript) and isinstance(entry.value, ir.Name) \
+                and entry.value.id == row and len(entry.index) == 1 \
+                and isinstance(entry.index[0], ir.Const) and type(entry.index[0].value) is int \
+                and entry.index[0].value >= 0:
+            return entry.index[0].value
+    return None
+
+
+def counted_cell_variable(a: Analysis, pred: ir.Lambda, container: Value) -> str | None:
+    """The cell variable of ``count(pred, container)`` in a loop whose partition holds it
+    (R-loop-partition), or None: the loop registered the count's column, and the index
+    and the container are still the values it saw."""
+    for (index, key), (variable, index_value, source) in a.shared.cell_reads.items():
+        column = _tested_entry(pred, index)
+        if column is None or source is not container or a.env.get(index) is not index_value:
+            continue
+        if key == (base_name(key) if column < 0 else f"{base_name(key)}[:, {column}]"):
+            return variable
+    return None
 
 
 def _cell_tests(body: tuple[ir.Stmt, ...], index: str, name: str) -> list[ir.Compare]:

@@ -135,11 +135,18 @@ def _running_extreme(f: Value) -> bool:
 
 def count(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """count(pred, v): each entry/row that changes changes the count by at most 1."""
+    from dpsens import ir
+    from dpsens.infer.loops import counted_cell_variable
+
     pred, v = bound["pred"], bound["v"]
     assert pred is not None and v is not None
     found = _need_container(a, v, span, "count")
     if found is None:
         return unknown(v.ctx)
+    node = getattr(getattr(pred.type, "ref", None), "node", None)
+    cell = counted_cell_variable(a, node, v) if isinstance(node, ir.Lambda) else None
+    if cell is not None:  # this iteration's cell of its loop's partition (R-loop-partition)
+        return Value(T.INTEGER, C.single(cell))
     element_type, n = found
     _, result = a.function_sensitivity(pred, [element_type], span, [v], n)  # type: ignore[arg-type]
     t = v.type

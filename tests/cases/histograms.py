@@ -10,7 +10,7 @@ import numpy as np
 
 from dpsens import (L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Priv, Real, Static, rows,
                     gaussian_mechanism, laplace_mechanism, norm_convert, randomized_response,
-                    report_noisy_max)
+                    report_noisy_max, count)
 
 
 def ages(data: MetricMatrix[L_inf, Data], k: Static[int]) -> MetricVector[L1, Integer]:  # expect: data=2; k=static
@@ -184,6 +184,41 @@ def cells_and_the_whole(v: MetricVector[L1, Data], k: Static[int]) -> list[Real]
     counts = []
     for b in range(k):
         counts.append(float(np.sum(v == b)) + float(np.count_nonzero(v)))
+    return counts
+
+
+def counted_by_predicate(m: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float]) -> Priv[list[Real]]:  # expect: m=(2*eps, 0); k=static; eps=static; assumes=eps > 0, k >= 0; accounting=sequential
+    released = []
+    for b in range(k):  # count(lambda r: r[0] == b, m) is np.sum(m[:, 0] == b)
+        released.append(laplace_mechanism(1.0, eps, count(lambda r: r[0] == b, m)))
+    return released
+
+
+def four_bins_counted_by_predicate(m: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[list[Real]]:  # expect: m=(2*eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    released = []
+    for b in range(4):  # a short loop is not unrolled for its cells (4eps)
+        released.append(laplace_mechanism(1.0, eps, count(lambda r: r[0] == b, m)))
+    return released
+
+
+def counted_entries_by_predicate(v: MetricVector[L1, Data], k: Static[int]) -> list[Real]:  # expect: v=2; k=static; assumes=k >= 0
+    counts = []
+    for b in range(k):
+        counts.append(float(count(lambda e: b == e, v)))
+    return counts
+
+
+def counted_by_another_predicate(m: MetricMatrix[L_inf, Data]) -> list[Real]:  # expect: m=6
+    counts = []
+    for b in range(6):
+        counts.append(float(count(lambda r: r[0] <= b, m)))  # cumulative: no partition
+    return counts
+
+
+def counted_with_a_capture(m: MetricMatrix[L_inf, Data], k: Static[int], c: Static[int]) -> list[Real]:  # expect: m=k; k=static; c=static; assumes=k >= 0
+    counts = []
+    for b in range(k):
+        counts.append(float(count(lambda r: r[0] == b + c, m)))  # not the index itself
     return counts
 
 
