@@ -109,7 +109,23 @@ def variance(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     most = E.mul(scale, E.div(E.mul(w, w), E.number(4)))
     if scale != E.ONE:
         factor = sp.cancel(E.mul(scale, factor))  # 2/n for ddof=1, not (2n − 2)/(n(n − 1))
-    return Value(T.REAL, C.add(C.scale(factor, x.ctx), extra), interval=(E.ZERO, most))
+    ctx = _records_replaced(x, C.scale(factor, x.ctx), scale, n, w)
+    return Value(T.REAL, C.add(ctx, extra), interval=(E.ZERO, most))
+
+
+def _records_replaced(x: Value, ctx: C.Context, scale: E.Expr, n: E.Expr, w: E.Expr) -> C.Context:
+    """np.var's context in the datasets whose rows x reads one entry each (R-rowwise): a
+    changed record replaces one entry by another of the range, which moves the variance
+    by at most (n − 1)/n²·min(w², 2w·s) (s: how far the entry moves), exactly w²(n − 1)/n²
+    for an entry moving across the range among entries at one end (R-var)."""
+    rows = x.rowwise
+    if rows is None or rows.by_column:
+        return ctx
+    move = E.mul(w, w) if rows.spread is None else \
+        E.smin(E.mul(w, w), E.mul(E.mul(E.number(2), w), rows.spread))
+    each = sp.cancel(E.mul(scale, E.div(E.mul(E.add(n, E.number(-1)), move), n * n)))
+    return {name: each if name in rows.params and E.decide_le(each, r) is True else r
+            for name, r in ctx.items()}
 
 
 def standard_deviation(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -291,7 +307,9 @@ def cumsum(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     t = _real_vector(a, x, span, "cumsum()", " (a matrix is flattened)")
     if t is None:
         return unknown(x.ctx)
-    return Value(with_metric(t, t.norm, t.elem, None), C.scale(cumsum_factor(t.norm, t.length), x.ctx))
+    # No prefix sum moves by more than Σ|Δ| = ‖Δ‖₁ (R-peak): an L1 vector's is 1 in L∞.
+    return Value(with_metric(t, t.norm, t.elem, None), C.scale(cumsum_factor(t.norm, t.length), x.ctx),
+                 peak=C.scale(T.norm_factor(t.norm, "L1", t.length), x.ctx))
 
 
 @E.remembered

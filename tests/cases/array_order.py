@@ -3,7 +3,7 @@ R-flip, R-cumsum)."""
 
 import numpy as np
 
-from dpsens import L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Real, Static
+from dpsens import L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Real, Static, norm_convert
 
 
 def largest(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
@@ -62,8 +62,21 @@ def running_l2(v: MetricVector[L2, Real]) -> MetricVector[L2, Real]:  # expect: 
     return np.cumsum(v)
 
 
-def running_total(v: MetricVector[L1, Real]) -> Real:  # expect: v=len(v)
-    return np.cumsum(v)[-1]  # the last entry of len(v)-sensitive sums; np.sum(v) is 1
+def running_total(v: MetricVector[L1, Real]) -> Real:  # expect: v=1
+    return np.cumsum(v)[-1]  # no prefix sum moves by more than the L1 distance (R-peak)
+
+
+def running_l1_in_l_inf(v: MetricVector[L1, Real]) -> MetricVector[L_inf, Real]:  # expect: v=1
+    return norm_convert(L_inf, np.cumsum(v))
+
+
+def running_l1_in_l2(v: MetricVector[L1, Real]) -> MetricVector[L2, Real]:  # expect: v=sqrt(len(v))
+    return np.cumsum(v)  # √(len(v)·1): exact, a change of the first entry moves every sum
+
+
+def cumulative_histogram(data: MetricMatrix[L_inf, Data]) -> MetricVector[L_inf, Real]:  # expect: data=2
+    counts, _ = np.histogram(data[:, 0], bins=8, range=(0.0, 1.0))
+    return norm_convert(L_inf, np.cumsum(counts.astype(float)))  # (the truth is 1)
 
 
 def running_matrix(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=inf
@@ -161,8 +174,14 @@ def variance_of_clipped_integers(v: MetricVector[L1, Integer]) -> Real:  # expec
     return float(np.var(np.clip(v, 0, 1)))
 
 
-def variance_of_a_clipped_column(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=3*(3*rows(m) - 3)/(2*rows(m)**2)
+# A changed record replaces one entry: w²(n − 1)/n², exact (an entry moving across the
+# range among entries at one end); the L1 bound 2w(n − 1)/n² per unit is twice that.
+def variance_of_a_clipped_column(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=(9*rows(m) - 9)/(4*rows(m)**2)
     return float(np.var(np.clip(m[:, 0], 0.0, 1.5)))
+
+
+def sample_variance_of_a_clipped_column(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=1/rows(m); assumes=rows(m) - 1 > 0
+    return float(np.var(np.clip(m[:, 0], 0.0, 1.0), ddof=1))
 
 
 def variance_needs_a_range(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
