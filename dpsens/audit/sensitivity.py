@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -65,8 +66,17 @@ def evaluate(text: str, statics: Mapping[str, float], dims: Mapping[str, Mapping
         return lambda symbol: sp.Integer(dims[str(symbol)][kind])
 
     names.update({"rows": dimension("rows"), "cols": dimension("cols"), "len": dimension("len")})
-    value = E.parse(text, names)
+
+    def component(match: re.Match[str]) -> str:  # len(p[0]): a size of a tuple's component
+        placeholder = f"_component{len(names)}"
+        names[placeholder] = sp.Integer(dims[f"{match.group(2)}[{match.group(3)}]"][match.group(1)])
+        return placeholder
+
+    value = E.parse(_COMPONENT_SIZE.sub(component, text), names)
     return float(value)
+
+
+_COMPONENT_SIZE = re.compile(r"\b(rows|cols|len)\((\w+)\[(\d+)\]\)")
 
 
 def audit_function(function: Callable[..., Any], report: Mapping[str, Any],
@@ -96,7 +106,6 @@ def audit_function(function: Callable[..., Any], report: Mapping[str, Any],
             continue
         for param in params:
             name = param["name"]
-            claimed = evaluate(param["sensitivity"], statics, _dims(metrics, args))  # type: ignore[arg-type]
             metric = metrics[name]
             assert metric is not None
             pairs = [(args[name], neighbours.neighbour(metric, args[name], rng))]
@@ -104,6 +113,9 @@ def audit_function(function: Callable[..., Any], report: Mapping[str, Any],
                 pairs += neighbours.adversarial_pairs(metric, *_shape_of(args[name], n, d))
                 pairs += neighbours.extreme_records(metric, args[name])
             for a, b in pairs:
+                # (at the sizes of the inputs compared: a pair may have shapes of its own)
+                claimed = evaluate(param["sensitivity"], statics,
+                                   _dims(metrics, {**args, name: a}))  # type: ignore[arg-type]
                 _compare(function, args, statics, name, metric, out_metric, claimed, a, b, outcome)
         outcome.trials += 1
     return outcome
@@ -198,6 +210,8 @@ def _array_shape(value: Any) -> tuple[int, ...]:
 
 
 def _shape_of(value: Any, n: int, d: int) -> tuple[int, int]:
+    if isinstance(value, tuple) and value:  # a tuple's parts are built at its first's shape
+        return _shape_of(value[0], n, d)
     shape = _array_shape(value)
     if len(shape) == 2:
         return shape[0], shape[1]
@@ -209,6 +223,9 @@ def _shape_of(value: Any, n: int, d: int) -> tuple[int, int]:
 def _dims(metrics: Mapping[str, Metric], args: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     out = {}
     for name in metrics:
+        if isinstance(args[name], tuple):  # each component has sizes of its own: p[0], p[1]
+            out.update(_dims({f"{name}[{k}]": metrics[name] for k in range(len(args[name]))},
+                             {f"{name}[{k}]": part for k, part in enumerate(args[name])}))
         shape = _array_shape(args[name])
         if len(shape) == 2:
             out[name] = {"rows": shape[0], "cols": shape[1], "len": shape[0]}

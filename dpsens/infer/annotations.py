@@ -62,6 +62,15 @@ def written_key(expr: ir.Expr) -> object:
     return None
 
 
+def _holds_arrays(t: T.Type) -> bool:
+    """Whether a type is or holds a vector or matrix (which have sizes)."""
+    if isinstance(t, (T.Vector, T.Matrix)):
+        return True
+    if isinstance(t, T.TupleType):
+        return any(_holds_arrays(e) for e in t.elts)
+    return isinstance(t, T.ListType) and _holds_arrays(t.elem)
+
+
 class AnnotationResolver:
     """Resolves one annotation; ``owner`` names the dimensions (rows(x), ...)."""
 
@@ -150,12 +159,22 @@ class AnnotationResolver:
             if base in _CONTAINERS:
                 return self._container(expr, base)
             if base == "builtins.tuple":
-                parts = [self.metric(e) for e in expr.index if not isinstance(e, ir.Slice)]
+                # Each component has sizes of its own: len(p[0]), len(p[1]), not len(p).
+                owner, parts = self.owner, []
+                for position, e in enumerate(i for i in expr.index if not isinstance(i, ir.Slice)):
+                    self.owner = f"{owner}[{position}]"
+                    parts.append(self.metric(e))
+                self.owner = owner
                 t = T.TupleType(tuple(p[0] for p in parts))
                 return t, "tuple[" + ", ".join(p[1] for p in parts) + "]"
             if base == "builtins.list" and len(expr.index) == 1 \
                     and not isinstance(expr.index[0], ir.Slice):
                 elem, text = self.metric(expr.index[0])
+                if _holds_arrays(elem):
+                    # Its elements may differ in length: no one size stands for them all.
+                    self._problem(expr, "DPS102", f"list[{text}]: the arrays of a list may differ "
+                                  "in size; use a MetricMatrix (rows of one length) or a tuple")
+                    return T.Opaque("?"), f"list[{text}]"
                 return T.ListType(elem), f"list[{text}]"
         if name in _CONTAINERS:
             self._problem(expr, "DPS102", f"{name.split('.')[-1]} needs a norm and an element type")

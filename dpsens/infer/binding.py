@@ -85,6 +85,12 @@ def dimension_mapping(declared: T.Type, actual: T.Type) -> dict[E.Expr, E.Expr]:
         return {declared.length: actual.length}
     if isinstance(declared, T.Matrix) and isinstance(actual, T.Matrix):
         return {declared.rows: actual.rows, declared.cols: actual.cols}
+    if isinstance(declared, T.TupleType) and isinstance(actual, T.TupleType) \
+            and len(declared.elts) == len(actual.elts):
+        mapping: dict[E.Expr, E.Expr] = {}
+        for part, given in zip(declared.elts, actual.elts):
+            mapping.update(dimension_mapping(part, given))
+        return mapping
     return {}
 
 

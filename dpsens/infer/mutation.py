@@ -16,7 +16,7 @@ from dpsens import types as T
 from dpsens.aliasing import FRESH_RESULTS, RESHAPING, VIEW_RESULTS
 from dpsens.infer import arith
 from dpsens.infer.masks import SELECTED
-from dpsens.infer.values import (UNKNOWN, Value, concatenate, detached, is_list, list_type, tuple_value,
+from dpsens.infer.values import (UNKNOWN, Value, concatenate, detached, is_list, join, list_type, tuple_value,
                                   unknown, with_element)
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -150,6 +150,9 @@ class MutationRules:
         """Whether a call's result may share memory with an array it was given."""
         func = call.func
         if isinstance(func, ir.Attribute) and self._is_method_call(func):
+            if isinstance(func.value, ir.Name) and func.value.id in self.env and (
+                    is_list(self.env[func.value.id]) or self.env[func.value.id].type == UNKNOWN):
+                return True  # a list's copy() is shallow: its arrays are the receiver's
             return not is_fresh(func.attr, call, self.program.rules.get(f"numpy.{func.attr}"))
         if isinstance(func, ir.Name) and func.id in self.env:  # a lambda or nested def
             node = getattr(getattr(self.env[func.id].type, "ref", None), "node", None)
@@ -370,6 +373,17 @@ class MutationRules:
                 self._parameter_mutated(span, member, {member}, new.ctx)
             else:
                 self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, new.ctx))
+
+    def rejoin_list_parts(self: Analysis, base: str, new: Value) -> None:
+        """After ``a[i] op= e`` changed an array of the list a in place: any other slot may
+        hold the same array (``[w, w]``, ``[w] * 3``), so each array slot is either as it
+        was or the new array (their join)."""
+        for name in self.alias_group(base)[1] | {base}:
+            value = self.env[name]
+            if is_list(value) and value.parts is not None:
+                self.env[name] = tuple_value(tuple(
+                    join(part, new) if isinstance(part.type, (T.Vector, T.Matrix))
+                    or part.type == UNKNOWN else part for part in value.parts))
 
     def mutate_in_place(self: Analysis, name: str, new: Value, span: ir.Span) -> bool:
         """``a op= b`` on an array changes it in place; False when it is not an array."""

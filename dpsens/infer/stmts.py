@@ -334,12 +334,15 @@ class StatementRules:
                                                      self.assume)
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
-                if (isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED) \
-                        and target.base in self.env and is_list(self.env[target.base]):
+                listed = (isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED) \
+                    and target.base in self.env and is_list(self.env[target.base])
+                if listed:
                     self.changed_element(target.base, operand, statement.span)
             else:
-                operand = self.expr(statement.value)
+                operand, listed = self.expr(statement.value), False
             self.mutate(target, operand)  # type: ignore[arg-type]
+            if listed:
+                self.rejoin_list_parts(target.base, operand)  # type: ignore[arg-type]
             return
         name = statement.target.id
         current = self.lookup(name, statement.target.span)

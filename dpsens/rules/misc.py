@@ -377,8 +377,15 @@ def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool
             T.Vector(result_type.norm, "Real", result_type.length)  # type: ignore[union-attr]
     # Each result entry is a sum of `terms` entries, or their mean (R-range).
     interval = ranges.of(x) if mean else ranges.summed(ranges.of(x), terms)
-    return Value(result_type, C.add(C.scale(factor, x.ctx), extra), bound=total,
-                 interval=interval if not x.public else None)
+    result = Value(result_type, C.add(C.scale(factor, x.ctx), extra), bound=total,
+                   interval=interval if not x.public else None)
+    rows = x.rowwise
+    if axis == 1 and isinstance(x.type, T.Matrix) and rows is not None and not rows.by_column:
+        # Entry i sums (or averages) row i alone: it stays row-wise (R-rowwise), each entry
+        # moving by at most its terms' moves added up.
+        spread = None if rows.spread is None else rows.spread if mean else E.mul(terms, rows.spread)
+        return rowwise.mark(result, rows.params, spread)
+    return result
 
 
 def _selection_sum(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool,

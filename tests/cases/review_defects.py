@@ -726,3 +726,42 @@ def _raised_if_set(u: Real, d: Data) -> Real:  # expect: u=0; d=0
     if d > 0.5:
         u += 1.0
     return 0.0
+
+
+# D137: the vectors of a tuple parameter took the tuple's own size, len(p), which is its
+# number of components: np.sum(p[0]) of an (L_inf) vector of 10 entries was 2.
+def first_of_a_pair(p: tuple[MetricVector[L_inf, Real], MetricVector[L_inf, Real]]) -> Real:  # expect: p=len(p[0])
+    return float(np.sum(p[0]))
+
+
+def pair_passed(v: MetricVector[L_inf, Real], w: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v); w=len(v)
+    return first_of_a_pair((v, w))
+
+
+def arrays_in_a_list(vs: list[MetricVector[L_inf, Real]]) -> Real:  # expect: vs=inf; returns=unknown  # E: DPS102
+    return float(np.sum(vs[0]))  # (their sizes may differ: no one symbol stands for them)  # E: DPS301
+
+
+# D138: a += through one slot of a list left the other slots holding the same array as
+# they were: [w, w] then a[0] += 1000 * x read through a[1] was 0 (truth 1000).
+def slots_of_one_array(x: Real) -> Real:  # expect: x=1000
+    w = np.zeros(1)
+    a = [w, w]
+    a[0] += 1000.0 * x
+    return float(a[1][0])
+
+
+def repeated_slots(x: Real) -> Real:  # expect: x=3000
+    a = [np.zeros(1)] * 3
+    a[0] += 1000.0 * x
+    return float(a[0][0] + a[1][0] + a[2][0])
+
+
+# D139: a list's copy() is shallow, but was taken for numpy's copy, a new array: a store
+# into an array of the copy was not seen through the list it came from (0, truth 1000).
+def store_through_a_copied_list(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    w = np.zeros(2)
+    a = [w]
+    b = a.copy()  # E: DPS203
+    b[0][0] = 1000.0 * x
+    return float(w[0])

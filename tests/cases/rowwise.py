@@ -139,3 +139,24 @@ def matmul_of_two_clipped_columns(data: MetricMatrix[L_inf, Data]) -> Real:  # e
     x = np.clip(data[:, 0], 0.0, 1.0)
     y = np.clip(data[:, 1], -1.0, 1.0)
     return float(x @ y)
+
+
+# Contribution bounding (PipelineDP, Tumult): each record's total over its columns, clipped,
+# then summed. Entry i of the row sums reads row i alone: one record moves one total, by
+# at most 1 once clipped.
+def user_totals(D: MetricMatrix[L_inf, Data]) -> Real:  # expect: D=1
+    per_user = np.clip(np.sum(np.clip(D, 0.0, 1.0), axis=1), 0.0, 1.0)
+    return float(np.sum(per_user))
+
+
+def user_means(D: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:  # expect: D=1
+    return np.mean(np.clip(D, 0.0, 1.0), axis=1)
+
+
+def user_sums(D: MetricMatrix[L_inf, Data]) -> MetricVector[L1, Real]:  # expect: D=cols(D)
+    return np.sum(np.clip(D, 0.0, 1.0), axis=1)
+
+
+def column_totals(D: MetricMatrix[L_inf, Data]) -> Real:  # expect: D=cols(D)
+    per_column = np.clip(np.sum(np.clip(D, 0.0, 1.0), axis=0), 0.0, 1.0)  # no row-wise read
+    return float(np.sum(per_column))
