@@ -1257,6 +1257,10 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | N
                 most = E.add(start.magnitude() or E.ZERO, stop.magnitude() or E.ZERO)
             count = Value(T.INTEGER, ctx, exact, bound=most if exact is None else None)
             return count, Value(T.INTEGER, C.blow_up(ctx), bound=bound), None
+        if len(bounds) == 3:
+            a.report(it.span, "DPS201", "the step of range() must be a known non-zero number "
+                     "(its sign decides which way it counts): bind it, or step by 1")
+            return None
     container = a.expr(it)
     if isinstance(container.type, T.Vector):
         entry = Value(T.Scalar(container.type.elem), container.ctx)

@@ -86,3 +86,10 @@ def decorated_helper(x: Real) -> Real:  # expect: x=1
 @staticmethod  # E: DPS201
 def decorated(x: Real) -> Real:  # expect: x=inf
     return x
+
+
+def range_with_an_unknown_step(v: MetricVector[L1, Real], k: Static[int], s: Static[int]) -> Real:  # expect: v=inf; k=static; s=static; returns=unknown
+    total = 0.0
+    for i in range(0, k, s):  # E: DPS201
+        total = total + v[i]  # (was also DPS202: "range() is only supported in a for loop")
+    return total
