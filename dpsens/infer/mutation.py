@@ -358,7 +358,10 @@ class MutationRules:
                 self.env[member] = grown
             else:  # the same list, or one holding it
                 self.env[member] = unknown(C.add(value.ctx, grown.ctx))
-        if source is not None:
+        if source is not None and not (added.parts is not None and all(
+                isinstance(p.type, T.Scalar) and not p.zero_d for p in added.parts)):
+            # (numbers are not objects a later store changes: a list of them shares nothing
+            # with where they came from, as a filtered comprehension's own list does not)
             self.record_alias(name, source, partial=True)
 
     def changed_element(self: Analysis, base: str, new: Value, span: ir.Span) -> None:

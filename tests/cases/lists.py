@@ -215,3 +215,10 @@ def larger_of_two_tuples(x: Real) -> Real:  # expect: x=inf
 def queries_built_by_a_comprehension(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Integer]:  # expect: data=(inf, inf); eps=static; assumes=eps > 0; accounting=released  # E: DPS403
     qs = [(lambda d: count(lambda r: r[0] > 1.0, d)) for k in range(3)]  # E: DPS202
     return above_threshold(qs, eps, data, 10.0)  # E: DPS203, DPS404
+
+
+# A filtered comprehension's list holds numbers of xs, not xs: building it changes
+# nothing of xs (it was DPS205 "xs is mutated in place", and xs and y inf).
+def filtered_then_the_input(xs: list[Real], y: Real) -> list[Real]:  # expect: xs=1; y=0
+    kept = [e for e in xs if e > y]
+    return xs
