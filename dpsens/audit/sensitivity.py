@@ -62,14 +62,18 @@ def evaluate(text: str, statics: Mapping[str, float], dims: Mapping[str, Mapping
     for param in dims:
         names.setdefault(param, sp.Symbol(param))
 
+    def size(name: str, kind: str) -> object:
+        # A size of nothing the audit gave values (a callee's return): not falsifiable here.
+        return sp.Integer(dims[name][kind]) if kind in dims.get(name, {}) else sp.oo
+
     def dimension(kind: str) -> Callable[[object], object]:
-        return lambda symbol: sp.Integer(dims[str(symbol)][kind])
+        return lambda symbol: size(str(symbol), kind)
 
     names.update({"rows": dimension("rows"), "cols": dimension("cols"), "len": dimension("len")})
 
     def component(match: re.Match[str]) -> str:  # len(p[0]): a size of a tuple's component
         placeholder = f"_component{len(names)}"
-        names[placeholder] = sp.Integer(dims[f"{match.group(2)}[{match.group(3)}]"][match.group(1)])
+        names[placeholder] = size(f"{match.group(2)}[{match.group(3)}]", match.group(1))
         return placeholder
 
     value = E.parse(_COMPONENT_SIZE.sub(component, text), names)

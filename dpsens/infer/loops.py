@@ -843,7 +843,10 @@ def _counted_cell(a: Analysis, call: ir.Call, index: str) -> tuple[str, ir.Expr]
         return None
     pred, data = call.args
     column = _tested_entry(pred, index)
-    if column is None:
+    held = a.env.get(data.id)
+    # (rows of a matrix, entries of a vector: the column read is built only where it exists)
+    if column is None or held is None or not isinstance(
+            held.type, T.Vector if column < 0 else T.Matrix):
         return None
     if column < 0:
         return data.id, data

@@ -337,11 +337,15 @@ def _fit_return(program: Program, module: ir.Module, function: ir.Function, resu
 
 
 def _with_dims(declared: T.Type, actual: T.Type) -> T.Type:
-    """The declared metric with the inferred dimensions."""
+    """The declared metric with the inferred dimensions (a tuple's, component by component:
+    the sizes of a declared return, len(return[1]), belong to no caller)."""
     if isinstance(declared, T.Vector) and isinstance(actual, T.Vector):
         return T.Vector(declared.norm, declared.elem, actual.length, declared.clip)
     if isinstance(declared, T.Matrix) and isinstance(actual, T.Matrix):
         return T.Matrix(declared.norm, declared.elem, actual.rows, actual.cols, declared.clip)
+    if isinstance(declared, T.TupleType) and isinstance(actual, T.TupleType) \
+            and len(declared.elts) == len(actual.elts):
+        return T.TupleType(tuple(_with_dims(d, a) for d, a in zip(declared.elts, actual.elts)))
     return declared
 
 

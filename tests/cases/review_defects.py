@@ -765,3 +765,16 @@ def store_through_a_copied_list(x: Real) -> Real:  # expect: x=inf; returns=unkn
     b = a.copy()  # E: DPS203
     b[0][0] = 1000.0 * x
     return float(w[0])
+
+
+# D140: the sizes of a declared tuple return, len(return[1]), were never given the call's
+# values: two calls' components shared the symbol, and len(p[1]) / len(q[1]) cancelled
+# (u: 1, truth len(u)/len(w)).
+def _pair(a: MetricVector[L_inf, Real], b: MetricVector[L_inf, Real]) -> tuple[MetricVector[L_inf, Real], MetricVector[L_inf, Real]]:  # expect: a=1; b=1
+    return (a, b)
+
+
+def sizes_of_returned_pairs(w: MetricVector[L_inf, Real], u: MetricVector[L_inf, Real]) -> Real:  # expect: w=0; u=len(u)/len(w)
+    p = _pair(w, w)
+    q = _pair(u, u)
+    return float(np.sum(q[1])) / len(p[1])
