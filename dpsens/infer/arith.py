@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, peaks, ranges, rowwise
+from dpsens.infer import cells, floats, peaks, ranges, rowwise
 from dpsens.infer.values import UNKNOWN, Value, concatenate, is_list, join, repeated
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -31,6 +31,8 @@ def binary(op: str, a: Value, b: Value, report: Report, same: bool = False) -> V
     """The value of ``a op b``, with the interval of its entries where one is known
     (R-range: entrywise operations, so not ``@``); ``same``: b is a itself (``x * x``)."""
     result = _binary(op, a, b, report)
+    if op in ("*", "&"):  # a value of a dataset's rows kept inside a partition's cell
+        result = cells.kept_inside(result, a, b) or cells.kept_inside(result, b, a) or result
     if result.exact is not None or op == "@" or result.public or \
             not isinstance(result.type, (T.Scalar, T.Vector, T.Matrix)) or \
             T.scalar_kind_of(result.type) == "Data":

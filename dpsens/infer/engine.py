@@ -633,7 +633,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                     # (L∞, ·) array would otherwise sum to n times its distance.
                     if isinstance(value.type, (T.Vector, T.Matrix)):
                         return Value(replace(value.type, norm="L1"), C.single(read[0]),
-                                     bound=value.bound, interval=value.interval)
+                                     bound=value.bound, interval=value.interval,
+                                     rowwise=value.rowwise)  # (R-cell-values, cells.py)
                     if isinstance(value.type, T.Scalar):  # one truth value, 0 or 1 apart
                         return Value(value.type, C.single(read[0]))
         return value

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, ranges, rowwise
+from dpsens.infer import cells, floats, ranges, rowwise
 from dpsens.infer.values import Value, unknown
 from dpsens.rules.containers import require_container, row_length, with_metric
 from dpsens.rules.table import first_argument, require_static
@@ -268,9 +268,11 @@ def where(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         ctx = C.add(ctx, flips)
     entries = E.smax(bx, by) if bx is not None and by is not None else None
     entries_lie = ranges.hull(ranges.of(x), ranges.of(y))
-    return ranges.ranged(rowwise.chosen(Value(result, ctx, bound=entries,
-                                              zero_d=isinstance(result, T.Scalar)), c, x, y),
-                         entries_lie)
+    chosen = rowwise.chosen(Value(result, ctx, bound=entries, zero_d=isinstance(result, T.Scalar)),
+                            c, x, y)
+    if y.public and y.exact is not None and E.is_zero(y.exact):  # x kept inside a cell
+        chosen = cells.kept_inside(chosen, c, x) or chosen
+    return ranges.ranged(chosen, entries_lie)
 
 
 def dot(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -402,3 +402,49 @@ def cells_of_two_columns(m: MetricMatrix[L_inf, Data], k: Static[int]) -> list[R
     for b in range(k):
         counts.append(float(np.sum(m[:, 0] == b)) + float(np.sum(m[:, 1] == b)))
     return counts
+
+
+# R-cell-values: a value of the same rows kept only inside the cell (per-group sums of
+# clipped values, GaussianNB's class sums, a filtered count per group). A record changes
+# at most two groups' sums, each by at most 1 (clipped to [0, 1]): 2, not k + 2.
+def group_sums(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=2; k=static; assumes=k >= 0
+    x = np.clip(D[:, 0], 0.0, 1.0)
+    sums = []
+    for c in range(k):
+        sums.append(float(np.sum(np.where(D[:, 1] == c, x, 0.0))))
+    return sums
+
+
+def group_sums_by_product(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=2; k=static; assumes=k >= 0
+    sums = []
+    for c in range(k):
+        sums.append(float(np.sum(np.clip(D[:, 0], 0.0, 1.0) * (D[:, 1] == c))))
+    return sums
+
+
+def filtered_group_counts(D: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float]) -> Priv[list[Real]]:  # expect: D=(2*eps, 0); k=static; eps=static; assumes=eps > 0, k >= 0; accounting=sequential
+    released = []
+    for c in range(k):
+        released.append(laplace_mechanism(1.0, eps, float(np.sum((D[:, 0] == c) & (D[:, 1] > 0.5)))))
+    return released
+
+
+def group_sums_of_another_dataset(D: MetricMatrix[L_inf, Data], E: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=2; E=k; k=static; assumes=k >= 0, rows(E) == rows(D)
+    sums = []
+    for c in range(k):  # E's rows are not D's records: E moves every group
+        sums.append(float(np.sum(np.where(D[:, 1] == c, np.clip(E[:, 0], 0.0, 1.0), 0.0))))
+    return sums
+
+
+def cells_of_a_column_of_groups(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=2; k=static; assumes=k >= 0
+    counts = []
+    for c in range(k):
+        counts.append(float(np.sum(D[:, 1] == c)))
+    return counts
+
+
+def group_or_other(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=k + 2; k=static; assumes=k >= 0
+    counts = []
+    for c in range(k):  # (not kept inside the cell: the other rows count in every group)
+        counts.append(float(np.sum((D[:, 0] == c) | (D[:, 1] > 0.5))))
+    return counts
