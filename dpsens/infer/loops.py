@@ -665,10 +665,13 @@ def _counted_index_uses(a: Analysis, s: ir.For, cells: Mapping[str, object]) -> 
     """How often the index is read inside the predicates of counts that are cells."""
     if not isinstance(s.target, ir.NameTarget):
         return 0
-    index = s.target.id
-    return sum(_count_name((call.args[0],), index)  # type: ignore[arg-type]
-               for call in ir.nodes(s.body) if isinstance(call, ir.Call)
-               and (_counted_cell(a, call, index) or ("", None))[0] in cells)
+    index, uses = s.target.id, 0
+    for call in ir.nodes(s.body):
+        if isinstance(call, ir.Call):
+            found = _counted_cell(a, call, index)
+            if found is not None and found[0] in cells:
+                uses += _count_name((call.args[0],), index)  # type: ignore[arg-type]
+    return uses
 
 
 def _reads_range_index(s: ir.For, rows: dict[str, tuple[str, E.Expr, E.Expr]],
@@ -838,10 +841,12 @@ def _counted_cell(a: Analysis, call: ir.Call, index: str) -> tuple[str, ir.Expr]
     """``count(lambda r: r[j] == i, m)`` (or ``count(lambda e: e == i, v)``) with i the loop's
     index: np.sum(m[:, j] == i) written with dpsens's count, whose predicate tests one entry
     of each row. The key of the tested column (as name_of gives it) and the column itself."""
-    if not (len(call.args) == 2 and not call.keywords and isinstance(call.args[0], ir.Lambda)
-            and isinstance(call.args[1], ir.Name) and a.qualify(call.func) == "dpsens.count"):
+    if len(call.args) != 2 or call.keywords:
         return None
     pred, data = call.args
+    if not (isinstance(pred, ir.Lambda) and isinstance(data, ir.Name)
+            and a.qualify(call.func) == "dpsens.count"):
+        return None
     column = _tested_entry(pred, index)
     held = a.env.get(data.id)
     # (rows of a matrix, entries of a vector: the column read is built only where it exists)

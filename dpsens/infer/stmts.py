@@ -324,6 +324,7 @@ class StatementRules:
 
         if not isinstance(statement.target, ir.NameTarget):
             target = statement.target
+            listed: str | None = None
             if isinstance(target, ir.StoreTarget) and scatter_increment(self, target, statement):
                 return
             if isinstance(target, ir.StoreTarget) and target.target is not None:
@@ -334,15 +335,16 @@ class StatementRules:
                                                      self.assume)
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
-                listed = (isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED) \
-                    and target.base in self.env and is_list(self.env[target.base])
-                if listed:
-                    self.changed_element(target.base, operand, statement.span)
+                if (isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED) \
+                        and target.base is not None and target.base in self.env \
+                        and is_list(self.env[target.base]):
+                    listed = target.base  # an array of this list changed in place
+                    self.changed_element(listed, operand, statement.span)
             else:
-                operand, listed = self.expr(statement.value), False
+                operand = self.expr(statement.value)
             self.mutate(target, operand)  # type: ignore[arg-type]
-            if listed:
-                self.rejoin_list_parts(target.base, operand)  # type: ignore[arg-type]
+            if listed is not None:
+                self.rejoin_list_parts(listed, operand)
             return
         name = statement.target.id
         current = self.lookup(name, statement.target.span)
