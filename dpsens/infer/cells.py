@@ -14,20 +14,21 @@ per-group sums of clipped values released group by group cost 2ε, not (k + 2)ε
 
 from __future__ import annotations
 
+from dpsens import types as T
 from dpsens.infer.values import Value
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
-
-CELL_PREFIX = "@cell"  # the variables of partition cells (loops._partition_cells)
-
 
 def kept_inside(result: Value, mask: Value, other: Value) -> Value | None:
     """``result`` (other kept where mask holds, 0 elsewhere) measured by the mask's cell,
     or None when mask is no cell or other does not read the cell's rows one by one."""
     cell = _cell_of(mask)
     rows = other.rowwise
+    # Entry r of each is record r: vectors only (a matrix's cells are its entries, and a
+    # matrix x broadcast against a vector cell has a row's entries per record).
     if cell is None or rows is None or rows.by_column or not rows.params \
-            or mask.rowwise is None or not rows.params <= mask.rowwise.params:
+            or mask.rowwise is None or not rows.params <= mask.rowwise.params \
+            or not all(isinstance(v.type, T.Vector) for v in (mask, other, result)):
         return None
     bound = other.magnitude()
     if bound is None:
@@ -39,8 +40,9 @@ def kept_inside(result: Value, mask: Value, other: Value) -> Value | None:
 
 
 def _cell_of(mask: Value) -> str | None:
-    """The cell variable of a mask that is one iteration's cell of a partition."""
-    if mask.rowwise is None or not mask.rowwise.binary or len(mask.ctx) != 1:
+    """The cell variable of the mask R-loop-partition reads as one iteration's cell (marked
+    where it is read: ``cell == False`` has the same context, and is the complement)."""
+    rows = mask.rowwise
+    if rows is None or rows.cell is None or not rows.binary or mask.ctx != {rows.cell: E.ONE}:
         return None
-    (variable,) = mask.ctx
-    return variable if variable.startswith(CELL_PREFIX) else None
+    return rows.cell

@@ -632,9 +632,10 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
                     # Measured in L1 (entries changed), as the variable is: a mask of an
                     # (L∞, ·) array would otherwise sum to n times its distance.
                     if isinstance(value.type, (T.Vector, T.Matrix)):
+                        cell = replace(value.rowwise, cell=read[0]) if value.rowwise else None
                         return Value(replace(value.type, norm="L1"), C.single(read[0]),
                                      bound=value.bound, interval=value.interval,
-                                     rowwise=value.rowwise)  # (R-cell-values, cells.py)
+                                     rowwise=cell)  # (R-cell-values, cells.py)
                     if isinstance(value.type, T.Scalar):  # one truth value, 0 or 1 apart
                         return Value(value.type, C.single(read[0]))
         return value

@@ -39,6 +39,9 @@ class RowWise:
     # A transpose: column i (not row i) depends on the params' row i only. No entrywise
     # rule keeps it (shared); a product with a row-wise value reads it (arith.R-matmul).
     by_column: bool = False
+    # This iteration's cell of a partition (loops.py), with its variable: set only on the
+    # mask R-loop-partition reads, so that nothing derived from it passes for it (cells.py).
+    cell: str | None = None
 
 
 def of_parameter(name: str, t: T.Type) -> RowWise | None:

@@ -443,6 +443,30 @@ def cells_of_a_column_of_groups(D: MetricMatrix[L_inf, Data], k: Static[int]) ->
     return counts
 
 
+def whole_matrix_cells(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=2*cols(D)**2 + cols(D)*k; k=static; assumes=k >= 0
+    x = np.clip(D[:, ::-1], 0.0, 1.0)
+    sums = []
+    for c in range(k):  # D == c tests entries, and x reads another entry of the row
+        sums.append(float(np.sum(x * (D == c))))
+    return sums
+
+
+def rows_of_a_matrix_in_a_cell(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=k*rows(D) + 2*rows(D)**2; k=static; assumes=cols(D) == rows(D), k >= 0
+    x = np.clip(D, 0.0, 1.0)
+    sums = []
+    for c in range(k):  # a record moves a whole row of x: not one entry per record
+        sums.append(float(np.sum(np.where(D[:, 1] == c, x, 0.0))))
+    return sums
+
+
+def sums_outside_each_group(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=k + 2; k=static; assumes=k >= 0
+    x = np.clip(D[:, 0], 0.0, 1.0)
+    sums = []
+    for c in range(k):  # the complement of the cell has the cell's context, but is no cell
+        sums.append(float(np.sum(np.where((D[:, 1] == c) == False, x, 0.0))))  # noqa: E712
+    return sums
+
+
 def group_or_other(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=k + 2; k=static; assumes=k >= 0
     counts = []
     for c in range(k):  # (not kept inside the cell: the other rows count in every group)

@@ -20,7 +20,8 @@ from dpsens.check import check_paths
 
 CASES = Path(__file__).resolve().parent.parent / "cases" / "histograms.py"
 # Functions of (D: an (L∞, Data) matrix of [value, group] rows, k: the number of groups).
-FUNCTIONS = ["group_sums", "group_sums_by_product", "cells_of_a_column_of_groups"]
+FUNCTIONS = ["group_sums", "group_sums_by_product", "cells_of_a_column_of_groups",
+             "whole_matrix_cells", "sums_outside_each_group"]
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,7 @@ def reported() -> dict[str, str]:
 
 
 def _records(draw: Any, n: int, k: int) -> np.ndarray:
-    values = [draw(st.floats(-1.0, 2.0)) for _ in range(n)]
+    values = [draw(st.floats(-1.0, 2.0) | st.integers(-1, k).map(float)) for _ in range(n)]
     groups = [draw(st.integers(-1, k)) for _ in range(n)]
     return np.column_stack([values, groups]).astype(float)
 
