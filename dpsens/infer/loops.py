@@ -756,22 +756,25 @@ def _partition_cells(a: Analysis, s: ir.For, assigned: set[str], index: Value
             and C.is_public(index.ctx)):
         return {}
     nodes = ir.nodes(s.body)
-    counted = {id(call.args[0]): call for call in nodes if isinstance(call, ir.Call)
-               and _counted_cell(a, call, s.target.id) is not None}
+    counted: dict[int, tuple[ir.Expr, str, ir.Expr]] = {}  # by predicate: (it, key, column)
+    for call in nodes:
+        found_cell = _counted_cell(a, call, s.target.id) if isinstance(call, ir.Call) else None
+        if isinstance(call, ir.Call) and found_cell is not None:
+            counted[id(call.args[0])] = (call.args[0], *found_cell)
     if any(isinstance(n, (ir.Lambda, ir.Function)) and id(n) not in counted for n in nodes):
         return {}  # a closure's own parameter could be named like the index
     found: dict[str, tuple[str, E.Expr, E.Expr, C.Context]] = {}
     tested: dict[str, ir.Expr] = {}  # what the body compares: names and columns
-    inside = {id(n) for call in counted.values() for n in ir.nodes(call.args[0])}
+    inside = {id(n) for pred, _, _ in counted.values() for n in ir.nodes(pred)}
     for node in nodes:
         if isinstance(node, ir.Compare) and id(node) not in inside:
             for side in (node.left, node.right):
                 key = name_of(side)
                 if key is not None:
                     tested[key] = side
-    for call in counted.values():
-        key, column = _counted_cell(a, call, s.target.id)  # type: ignore[misc]
+    for _, key, column in counted.values():
         tested[key] = column
+    counted_keys = {key for _, key, _ in counted.values()}
     for name in sorted(set(tested) - {s.target.id}):
         if base_name(name) in assigned:
             continue
@@ -779,9 +782,8 @@ def _partition_cells(a: Analysis, s: ir.For, assigned: set[str], index: Value
             value = a.env.get(name)
         else:  # a column m[:, j], read as written (a pure read of m)
             value = a.expr(tested[name]) if base_name(name) in a.env else None
-        counts = any(_counted_cell(a, call, s.target.id)[0] == name  # type: ignore[index]
-                     for call in counted.values())
-        if value is None or not value.ctx or not (counts or _cell_tests(s.body, s.target.id, name)):
+        if value is None or not value.ctx or not (
+                name in counted_keys or _cell_tests(s.body, s.target.id, name)):
             continue
         t = value.type
         if not (isinstance(t, (T.Vector, T.Matrix, T.Scalar)) and T.is_discrete_metric(t)):
