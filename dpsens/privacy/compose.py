@@ -80,12 +80,12 @@ def account_within(history: tuple[VarItem, ...], delta_prime: float, limit: floa
     """The best sound (ε, δ) with δ at most a budget's ``limit``, where one is known; else
     ``account``'s. The budget is checked at its own δ: a Gaussian (0.5, 1e-9) fits a budget
     (0.5, 1e-9), though at δ′ = 1e-5 a smaller ε is reported."""
-    _, spent = basic(history)
+    epsilon, spent = basic(history)
     tries = [limit, limit - float(spent)] if _numeric(spent) else [limit]
     fitting = [cost for cost in (account(history, d) for d in tries if d > 0)
                if _numeric(cost.delta) and float(cost.delta) <= limit]
     if _numeric(spent) and float(spent) <= limit:
-        fitting.append(Cost(*basic(history), "sequential" if not _has_loop(history) else "basic"))
+        fitting.append(Cost(epsilon, spent, "sequential" if not _has_loop(history) else "basic"))
     fitting = [c for c in fitting if _numeric(c.epsilon)]
     if not fitting:
         return account(history, delta_prime)
