@@ -663,8 +663,8 @@ def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str]) -> b
 
 def _counted_index_uses(a: Analysis, s: ir.For, cells: Mapping[str, object]) -> int:
     """How often the index is read inside the predicates of counts that are cells."""
-    if not isinstance(s.target, ir.NameTarget):
-        return 0
+    if not cells or not isinstance(s.target, ir.NameTarget):
+        return 0  # (most loops have no cells: no walk of their bodies for counts)
     index, uses = s.target.id, 0
     for call in ir.nodes(s.body):
         if isinstance(call, ir.Call):

@@ -20,22 +20,20 @@ from dpsens.sym import expr as E
 def remeasured(value: Value, norm: str) -> C.Context | None:
     """The value's context in ``norm`` (L2 or L_inf) from its peak, where that is tighter
     than re-measuring its L1 context alone; None when there is nothing to gain."""
-    t = value.type
-    if value.peak is None or not isinstance(t, T.Vector) or t.norm != "L1" \
-            or norm not in ("L2", "L_inf"):
+    t, entry = value.type, largest_entry_move(value)
+    if entry is None or not isinstance(t, T.Vector) or t.norm != "L1" or norm not in ("L2", "L_inf"):
         return None
-    ctx = dict(value.ctx)
-    for variable, total in value.ctx.items():
-        peak = value.peak.get(variable)
-        # (a peak above the L1 move is still sound, but looser than the move itself)
-        if peak is None or E.decide_le(peak, total) is not True:
-            continue
-        ctx[variable] = peak if norm == "L_inf" else E.sqrt(E.mul(total, peak))
-    return ctx
+    if norm == "L_inf":
+        return entry
+    # (where no peak below the L1 move is known, the move itself: L1 → L2 costs 1)
+    return {variable: total if entry[variable] == total else E.sqrt(E.mul(total, entry[variable]))
+            for variable, total in value.ctx.items()}
 
 
 def largest_entry_move(value: Value) -> C.Context | None:
-    """Per variable, how far any one entry of a vector moves (None when not known)."""
+    """Per variable, how far any one entry of a vector moves (None when not known): its
+    peak where that is below its move, else the move (an entry is at most the vector
+    away in every norm)."""
     if value.peak is None or not isinstance(value.type, T.Vector):
         return None
     return {variable: value.peak[variable]
