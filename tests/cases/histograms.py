@@ -467,6 +467,13 @@ def sums_outside_each_group(D: MetricMatrix[L_inf, Data], k: Static[int]) -> lis
     return sums
 
 
+def counted_groups(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=2; k=static; assumes=k >= 0
+    counts = []
+    for c in range(k):
+        counts.append(float(count(lambda r: r[1] == c, D)))
+    return counts
+
+
 def group_or_other(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]:  # expect: D=k + 2; k=static; assumes=k >= 0
     counts = []
     for c in range(k):  # (not kept inside the cell: the other rows count in every group)

@@ -21,7 +21,7 @@ from dpsens.check import check_paths
 CASES = Path(__file__).resolve().parent.parent / "cases" / "histograms.py"
 # Functions of (D: an (L∞, Data) matrix of [value, group] rows, k: the number of groups).
 FUNCTIONS = ["group_sums", "group_sums_by_product", "cells_of_a_column_of_groups",
-             "whole_matrix_cells", "sums_outside_each_group"]
+             "whole_matrix_cells", "sums_outside_each_group", "counted_groups"]
 
 
 @pytest.fixture(scope="module")
