@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import cells, floats, peaks, ranges, rowwise
+from dpsens.infer import cells, floats, peaks, pieces, ranges, rowwise
 from dpsens.infer.values import UNKNOWN, Value, concatenate, is_list, join, repeated
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -75,11 +75,12 @@ def _binary(op: str, a: Value, b: Value, report: Report) -> Value:
                     C.scale(embed_factor(b.type, result_type), b.ctx))
         return rowwise.mask(Value(result_type, ctx), (a, b))
     if op in ("+", "-"):
-        ctx = C.add(C.scale(embed_factor(a.type, result_type), a.ctx),
-                    C.scale(embed_factor(b.type, result_type), b.ctx))
+        terms = ((embed_factor(a.type, result_type), a), (embed_factor(b.type, result_type), b))
+        ctx = C.total(C.scale(factor, operand.ctx) for factor, operand in terms)
         ma, mb = a.magnitude(), b.magnitude()  # bounded entries stay bounded (R-bounded-product)
-        return rowwise.summed(Value(result_type, ctx, bound=E.add(ma, mb) if ma is not None and
-                                    mb is not None else None), (a, b))
+        return pieces.summed(rowwise.summed(Value(result_type, ctx, bound=E.add(ma, mb) if ma is
+                                                  not None and mb is not None else None), (a, b)),
+                             terms)
     if op == "*" and (a.public or b.public):
         factor, other = (a, b) if a.public else (b, a)
         return rowwise.summed(_scaled(factor, other, result_type, report, divide=False),
@@ -623,8 +624,9 @@ def _scaled(factor: Value, other: Value, result_type: T.Type, report: Report,
                if isinstance(factor.type, (T.Vector, T.Matrix)) else
                "the value of this public factor is not known")
         return Value(result_type, C.blow_up(other.ctx))
-    return peaks.scaled(scale, other, Value(
-        result_type, C.scale(E.mul(scale, embed_factor(other.type, result_type)), other.ctx)))
+    factor = E.mul(scale, embed_factor(other.type, result_type))
+    return pieces.summed(peaks.scaled(scale, other, Value(result_type, C.scale(factor, other.ctx))),
+                         ((factor, other),))
 
 
 def truth(value: Value) -> C.Context:
@@ -705,6 +707,6 @@ def negate(value: Value) -> Value:
     computed = -value.computed if value.computed is not None else None
     rounding = floats.negated(value.rounding) if value.rounding is not None else None
     # (no parts: an array's entries, kept by np.array, are negated too; -tuple is an error)
-    return Value(value.type, value.ctx, exact, value.bound, computed=computed,
-                 rounding=rounding, rowwise=value.rowwise,
-                 interval=ranges.negated(value.interval))
+    return pieces.kept(Value(value.type, value.ctx, exact, value.bound, computed=computed,
+                             rounding=rounding, rowwise=value.rowwise,
+                             interval=ranges.negated(value.interval)), value)

@@ -9,13 +9,14 @@ callee's assumptions are checked with the call-site values.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, ranges
+from dpsens.infer import floats, pieces, ranges
 from dpsens.infer.binding import conversion, dimension_mapping, substitute_type
+from dpsens.infer.pieces import Pieces
 from dpsens.infer.values import UNKNOWN, Value, list_length, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -180,7 +181,14 @@ class CallSite:
 
     def context(self, sensitivities: C.Context) -> C.Context:
         """Σ_p s_p·conversion_p·Γ(arg_p) for per-parameter sensitivities of the callee."""
-        ctx = self.extra
+        return self._sum(self._terms(sensitivities))
+
+    def _sum(self, terms: list[tuple[E.Expr, Value]]) -> C.Context:
+        return C.total([self.extra, *(C.scale(factor, value.ctx) for factor, value in terms)])
+
+    def _terms(self, sensitivities: C.Context) -> list[tuple[E.Expr, Value]]:
+        """Per argument of a non-static parameter, s_p·conversion_p and the value passed."""
+        terms = []
         for param in self.summary.params:
             value = self.values.get(param.name)
             if value is None or param.static:
@@ -196,8 +204,8 @@ class CallSite:
                                    f"{self.summary.name}() depends on a static argument whose "
                                    "value is not known")
                 sensitivity = E.INF
-            ctx = C.add(ctx, C.scale(E.mul(sensitivity, self.factors[param.name]), value.ctx))
-        return ctx
+            terms.append((E.mul(sensitivity, self.factors[param.name]), value))
+        return terms
 
     def instance(self, bound: E.Expr) -> E.Expr | None:
         """A callee's bound at this call: its static symbols take the values passed.
@@ -264,15 +272,59 @@ class CallSite:
             return self.caller.privacy_call(self.summary, self.values, self.span, ret_type,
                                             self.mapping, self.factors, self.extra,
                                             self.instance)
-        whole = self.context({p.name: p.sensitivity for p in self.summary.params})
+        terms = self._terms({p.name: p.sensitivity for p in self.summary.params})
+        whole = self._sum(terms)
         if self.summary.ret_parts is not None and isinstance(ret_type, T.TupleType):
-            parts = tuple(Value(t, self.context(part))
-                          for t, part in zip(ret_type.elts, self.summary.ret_parts))
-            return Value(ret_type, whole, parts=parts)
+            read = self.summary.part_pieces or [None] * len(ret_type.elts)
+            parts = tuple(self._component(t, part, parted) for t, part, parted
+                          in zip(ret_type.elts, self.summary.ret_parts, read))
+            return self._parted(Value(ret_type, whole, parts=parts), terms,
+                                self.summary.ret_pieces)
         if ret_type == UNKNOWN:
             return unknown(whole)
-        return ranges.ranged(Value(ret_type, whole, zero_d=self.summary.ret_zero_d),
-                             self._returned_interval())
+        return self._parted(ranges.ranged(Value(ret_type, whole, zero_d=self.summary.ret_zero_d),
+                                          self._returned_interval()), terms,
+                            self.summary.ret_pieces)
+
+    def _component(self, t: T.Type, sensitivities: C.Context, read: Pieces | None) -> Value:
+        """A returned tuple's component, with the pieces of what it is computed from."""
+        terms = self._terms(sensitivities)
+        return self._parted(Value(t, self._sum(terms)), terms, read)
+
+    def _parted(self, value: Value, terms: list[tuple[E.Expr, Value]], read: Pieces | None) -> Value:
+        """The call's value with the pieces of the arguments it reads (R-parts): where the
+        callee reads parts of a parameter, the same parts of its argument."""
+        if read is None and not any(argument.pieces is not None for _, argument in terms):
+            return value
+        weighted: list[tuple[E.Expr, Pieces]] = []
+        for name, (factor, argument) in zip(self._passed(), terms):
+            split = self._split(name, argument, (read or {}).get(name))
+            weighted += split if split is not None else [(factor, pieces.of(argument))]
+        return pieces.combined(value, weighted, self.extra)
+
+    def _split(self, name: str, argument: Value, read: Mapping[pieces.Key, E.Expr] | None
+               ) -> list[tuple[E.Expr, Pieces]] | None:
+        """Per part of the parameter the callee reads, its coefficient here and the pieces
+        of the argument's same part; None when the argument's parts are not known (or the
+        parameter's metric is not the argument's)."""
+        declared = next(param.type for param in self.summary.params if param.name == name)
+        if not read or all(key is None for key in read) or self.factors[name] != E.ONE \
+                or type(declared) is not type(argument.type):
+            return None
+        split = []
+        for key, coefficient in read.items():
+            here = self.instance(coefficient)
+            part = pieces.of(argument) if key is None else \
+                pieces.part_of(self.caller.shared.inputs, argument, key)
+            if here is None or here.free_symbols & self.unknown_statics or part is None:
+                return None
+            split.append((here, part))
+        return split
+
+    def _passed(self) -> list[str]:
+        """The parameters _terms has a term for, in its order."""
+        return [param.name for param in self.summary.params
+                if self.values.get(param.name) is not None and not param.static]
 
     def _returned_interval(self) -> ranges.Interval | None:
         """Where the callee's returned number lies at this call, when every symbol of its

@@ -434,6 +434,7 @@ class CallRules:
             tuple_value(tuple(Value(e, C.single(c)) for e, c in zip(t.elts, components[n])))  # type: ignore[union-attr]
             if n in components else Value(t, C.single(n)))
             for i, (t, n) in enumerate(zip(arg_types, names))]
+        self.shared.inputs.update((n, arg) for n, arg in zip(names, args) if n in arg.ctx)
         outer, self.ledger = self.ledger, Ledger()
         before = dict(self.env)
         try:

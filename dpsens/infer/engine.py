@@ -13,7 +13,7 @@ from dpsens import types as T
 from dpsens.codes import severity_of
 from dpsens.diagnostics import Span
 from dpsens.frontend import choices
-from dpsens.infer import arith, masks, ranges, rowwise
+from dpsens.infer import arith, masks, pieces, ranges, rowwise
 from dpsens.infer.calls import CallRules
 from dpsens.infer.counted import choice_taint
 from dpsens.infer.indexing import subscript
@@ -87,6 +87,9 @@ class _Shared:
     causes: dict[str, list[tuple[Span, str]]] = field(default_factory=dict)
     reads_state: bool = False  # reads a global some function may change (R-global)
     refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
+    # variable -> the value that is that input itself (a parameter's, a builtin's function
+    # argument's): its parts are read by known indices (pieces.py, R-parts).
+    inputs: dict[str, Value] = field(default_factory=dict)
     errors: int = 0  # error diagnostics reported so far
     inlined: int = 0  # closure bodies analyzed so far: calls.CallRules.call_closure
     rebound: set[str] = field(default_factory=set)  # names nested defs may rebind (ir.Function)
@@ -577,7 +580,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if read is not None and self.env.get(e.index[0].id) is read[1] \
                     and self.env.get(e.value.id) is read[2]:
                 value = value.with_ctx(C.single(read[0]))  # this iteration's own row (loops.py)
-        return self._own_batch(e, base, index, value)
+        return pieces.read(self.shared.inputs, base, index, self._own_batch(e, base, index, value))
 
     def _own_batch(self, e: ir.Subscript, base: Value, index: list[object], value: Value) -> Value:
         """``m[lo:hi, ...]`` in a loop whose symbolic index j the bounds follow, where the next

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Iterable
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, rowwise
+from dpsens.infer import floats, pieces, rowwise
 from dpsens.sym import expr as E
 
 if TYPE_CHECKING:
@@ -231,7 +231,8 @@ def capped(value: Value, discrete: Iterable[str]) -> Value:
         if current is not None and current != span and not E.is_zero(current) \
                 and _le(span, current):
             ctx[name] = span
-    return value if ctx == value.ctx else replace(value, ctx=ctx)
+    return pieces.capped(value if ctx == value.ctx else replace(value, ctx=ctx), value,
+                         set(discrete), span)
 
 
 __all__ = ["Interval", "UNIT", "absolute", "least", "symmetric", "binary", "capped", "finite", "hull",

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from dpsens import ir
 from dpsens import types as T
+from dpsens.infer import pieces
 from dpsens.infer.counted import choice_taint, counted_branch
 from dpsens.infer.masks import SELECTED
 from dpsens.infer.values import (UNKNOWN, Value, decided, detached, is_list, join, tuple_value,
@@ -309,6 +310,8 @@ class StatementRules:
 
     def _unpacked(self: Analysis, target: ir.TupleTarget, value: Value) -> list[Value]:
         parts = _unpack(value, len(target.elts))
+        if parts is not None:
+            parts = pieces.unpacked(self.shared.inputs, value, parts)
         if parts is None and value.type == UNKNOWN:
             parts = [unknown(value.ctx)] * len(target.elts)  # already reported where it arose
         if parts is None:

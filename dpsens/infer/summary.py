@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.annotations import Annotation
-from dpsens.infer import peaks, ranges, rowwise
+from dpsens.infer import peaks, pieces, ranges, rowwise
 from dpsens.infer.binding import conversion, substitute_type
+from dpsens.infer.pieces import Pieces
 from dpsens.infer.values import Value
 from dpsens.privacy.ledger import Charge
 from dpsens.sym import context as C
@@ -49,6 +50,9 @@ class Summary:
     ret_text: str
     assumptions: list[str] = field(default_factory=list)
     ret_parts: list[C.Context] | None = None  # per component of a returned tuple
+    # The parts of parameters the result, and each returned component, reads (R-parts).
+    ret_pieces: Pieces | None = None
+    part_pieces: list[Pieces | None] | None = None
     ret_interval: tuple[E.Expr, E.Expr] | None = None  # where a returned number lies (R-range)
     ret_zero_d: bool = False  # the returned number may be a 0-d numpy array (Value.zero_d)
     conditions: list[E.Expr] = field(default_factory=list)  # the assumptions, as relations
@@ -129,6 +133,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     analysis.shared.rebound = set(function.rebound)
     for param, annotation in params:
         analysis.env[param.name] = _initial_value(param.name, annotation)
+        analysis.shared.inputs[param.name] = analysis.env[param.name]
     for name in function.unsupported_params:
         program.report(module, function.span, "DPS201", f"*{name} parameters are not analyzed")
         analysis.poisoned = True
@@ -167,9 +172,13 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
         # The number returned (re-measuring keeps it); no later store can change it.
         summary.ret_interval = ranges.of(body_result)
     summary.ret_zero_d = body_result.zero_d
+    names = [p.name for p in summaries if not p.static]
     if body_result.parts is not None and result.ctx == body_result.ctx:
         # Per-component contexts let callers unpack a returned tuple precisely.
         summary.ret_parts = [part.ctx for part in body_result.parts]
+        summary.part_pieces = [pieces.of_params(part, names) for part in body_result.parts]
+    if result.ctx == body_result.ctx:
+        summary.ret_pieces = pieces.of_params(body_result, names)
     # Assumptions that never hold leave every parameter unbounded, whatever a call passes.
     summary.conditions = [] if impossible else list(analysis.assumptions)
     summary.callable_types = dict(analysis.shared.callable_types)

@@ -10,7 +10,8 @@ from dpsens import fastinit
 from dpsens import types as T
 from dpsens.infer import floats
 from dpsens.infer.floats import Rounding
-from dpsens.infer import ranges, rowwise
+from dpsens.infer import pieces as P, ranges, rowwise
+from dpsens.infer.pieces import Pieces
 from dpsens.infer.rowwise import RowWise
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -63,6 +64,9 @@ class Value:
     # metric): with ctx it bounds the L2 move (peaks.py, R-peak). Like ``rows``, set only
     # by the rules that know it.
     peak: C.Context | None = None
+    # The context's pieces (pieces.py, R-parts): the coefficients of the disjoint parts of
+    # inputs it reads, valid only beside the context they were made for (the first item).
+    pieces: tuple[C.Context, Pieces] | None = None
 
     @property
     def public(self) -> bool:
@@ -156,8 +160,9 @@ def detached(value: Value) -> Value:
 def tuple_value(parts: tuple[Value, ...]) -> Value:
     """A tuple: its distance is the sum of the components' distances."""
     parts = tuple(map(detached, parts))
-    return Value(T.TupleType(tuple(p.type for p in parts)), C.total(p.ctx for p in parts),
-                 parts=parts)
+    value = Value(T.TupleType(tuple(p.type for p in parts)), C.total(p.ctx for p in parts),
+                  parts=parts)
+    return P.summed(value, ((E.ONE, p) for p in parts))  # R-parts
 
 
 def is_list(value: Value) -> bool:
@@ -284,9 +289,9 @@ def join(a: Value, b: Value) -> Value:
             and C.is_public(ctx) and joined_type is not UNKNOWN:
         return floats.settle_selection(joined_type, [a, b], exact)  # either float
     interval = ranges.hull(ranges.of(a), ranges.of(b)) if exact is None else None
-    return Value(joined_type, ctx, exact, bound, parts,
-                 interval=interval if joined_type is not UNKNOWN else None,
-                 zero_d=a.zero_d or b.zero_d)
+    return P.joined(Value(joined_type, ctx, exact, bound, parts,
+                          interval=interval if joined_type is not UNKNOWN else None,
+                          zero_d=a.zero_d or b.zero_d), a, b)
 
 
 # Frozen dataclasses are built by the ten thousand: store their fields directly (fastinit).

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, masks, ranges, rowwise
+from dpsens.infer import floats, masks, pieces, ranges, rowwise
 from dpsens.infer.values import Value, is_list, join, list_length, number, static, unknown
 from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
@@ -84,8 +84,8 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
     if exact is not None and C.is_public(ctx):
         return floats.settle_selection(x.type, [x], exact)
     entries = ranges.absolute(ranges.of(x)) if exact is None else None
-    return rowwise.summed(Value(x.type, ctx, exact, floats.magnitude(x) if exact is None else None,
-                                interval=entries), (x,))
+    return pieces.kept(rowwise.summed(Value(x.type, ctx, exact, floats.magnitude(x) if exact is
+                                            None else None, interval=entries), (x,)), x)
 
 
 _ABSOLUTE = ("builtins.abs", "numpy.abs", "numpy.absolute")
@@ -117,7 +117,8 @@ def _clamped(x: Value, low: Value | None, high: Value | None, width: E.Expr | No
     exact, bound_ = _clamped_static(x, low, high)
     if exact is not None and C.is_public(ctx):
         return floats.settle_selection(kind, [v for v in (x, low, high) if v is not None], exact)
-    return Value(kind, ctx, exact, bound_, interval=_clamped_interval(low, high))
+    return pieces.summed(Value(kind, ctx, exact, bound_, interval=_clamped_interval(low, high)),
+                         ((E.ONE, x),), others)
 
 
 def _clamped_kind(t: T.Type, low: Value | None, high: Value | None) -> T.Type:
@@ -168,8 +169,9 @@ def _clamped_data(x: Value, low: Value | None, high: Value | None, width: E.Expr
     if width is None:
         return Value(x.type, C.add(x.ctx, others))
     _, entries = _clamped_static(x, low, high)  # every entry lies in [lo, hi]
-    return Value(T.with_real_entries(x.type), C.add(C.scale(width, x.ctx), others), bound=entries,
-                 interval=_clamped_interval(low, high))
+    return pieces.summed(Value(T.with_real_entries(x.type), C.add(C.scale(width, x.ctx), others),
+                               bound=entries, interval=_clamped_interval(low, high)),
+                         ((width, x),), others)
 
 
 def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -384,8 +386,8 @@ def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool
         # Entry i sums (or averages) row i alone: it stays row-wise (R-rowwise), each entry
         # moving by at most its terms' moves added up.
         spread = None if rows.spread is None else rows.spread if mean else E.mul(terms, rows.spread)
-        return rowwise.mark(result, rows.params, spread)
-    return result
+        result = rowwise.mark(result, rows.params, spread)
+    return pieces.summed(result, ((factor, x),), extra)
 
 
 def _selection_sum(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool,

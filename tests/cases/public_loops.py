@@ -39,8 +39,8 @@ def stepped_index(x: Real) -> Real:  # expect: x=18
     return s
 
 
-def indexed_entries(v: MetricVector[L1, Real]) -> Real:  # expect: v=6
-    s = 0.0  # reads of entries add up: 1 + 2 + 3 (L1 would allow max = 3)
+def indexed_entries(v: MetricVector[L1, Real]) -> Real:  # expect: v=3
+    s = 0.0  # entries of an L1 vector are disjoint parts: max(1, 2, 3), not 1 + 2 + 3 (R-parts)
     for i in range(3):
         s = s + (i + 1) * v[i]
     return s
@@ -237,9 +237,9 @@ def closure_in_the_body(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # e
     return s
 
 
-def negative_start_may_repeat(v: MetricVector[L1, Real]) -> Real:  # expect: v=6
-    s = 0.0
-    for i in range(-3, 3):  # v[-3] may be v[0]
+def negative_start_may_repeat(v: MetricVector[L1, Real]) -> Real:  # expect: v=4
+    s = 0.0  # v[0..2] are parts (R-parts): 1; v[-3..-1] of an unknown length are not: 3
+    for i in range(-3, 3):  # v[-3] may be v[0] (at most 2, with len(v) in (3, 4))
         s = s + v[i]
     return s
 
