@@ -8,8 +8,10 @@ code, so an upgrade (or an edit of an editable install) starts afresh.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -80,24 +82,56 @@ def digest(*parts: object) -> str:
 
 
 def tool_fingerprint() -> str:
-    """The analyzer version and the digest of its source files."""
+    """The analyzer version, the digest of its source files, and the versions of Python
+    and of the libraries results depend on."""
     import dpsens
 
     package = Path(dpsens.__file__).parent
-    hasher = hashlib.sha256(f"{FORMAT}:{dpsens.__version__}".encode())
+    hasher = hashlib.sha256(f"{FORMAT}:{dpsens.__version__}:{_environment()}".encode())
     for path in sorted(package.rglob("*.py")):
         hasher.update(path.relative_to(package).as_posix().encode())
         hasher.update(path.read_bytes())
     return hasher.hexdigest()
 
 
+# CPython's parser decides what is a syntax error, LibCST what a module is, sympy the
+# algebra, dp-accounting the PLD accountant's ε, numpy what `dpsens audit` runs.
+_LIBRARIES = ("libcst", "sympy", "dp_accounting", "numpy")
+
+
+def _environment() -> str:
+    """Python's version and the installed versions of the libraries, read from their
+    dist-info directories (importlib.metadata would cost 40 ms a run)."""
+    found = [sys.version]
+    listings: dict[Path, list[str]] = {}
+    for name in _LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            found.append(f"{name}: not installed")
+            continue
+        site = Path(spec.origin).parent.parent
+        if site not in listings:
+            try:
+                listings[site] = sorted(os.listdir(site))
+            except OSError:
+                listings[site] = []
+        versions = [entry for entry in listings[site]
+                    if entry.lower().startswith(f"{name}-") and entry.endswith(".dist-info")]
+        found.append(f"{name}: {versions or spec.origin}")
+    return "; ".join(found)
+
+
 def analysis_fingerprint(tool: str, stub_dirs: Sequence[Path], options: object) -> str:
-    """The tool fingerprint plus every stub file's content and the analysis options."""
+    """The tool fingerprint plus every stub file's content and the analysis options (an
+    unreadable stub counts by its error: the run reports it)."""
     hasher = hashlib.sha256(f"{tool}:{options!r}".encode())
     for directory in stub_dirs:
         for path in sorted(Path(directory).glob("*.pyi")):
             hasher.update(path.name.encode())
-            hasher.update(path.read_bytes())
+            try:
+                hasher.update(path.read_bytes())
+            except OSError as error:
+                hasher.update(type(error).__name__.encode())
     return hasher.hexdigest()
 
 

@@ -398,7 +398,9 @@ def _open_cache(settings: Settings) -> Cache | None:
 
     tool = tool_fingerprint()
     stubs = (BUNDLED_STUBS, *stub_directories(settings.stub_dirs))
-    return Cache(settings.cache_dir, tool, analysis_fingerprint(tool, stubs, settings.options))
+    # A size limit decides which imported modules are analyzed (DPS006) in a unit's results.
+    analysis = analysis_fingerprint(tool, stubs, (settings.options, settings.max_file_size))
+    return Cache(settings.cache_dir, tool, analysis)
 
 
 def stub_directories(extra: Sequence[Path]) -> tuple[Path, ...]:

@@ -284,21 +284,23 @@ class ModuleGraph:
     def _lookup(self, root: Path, qualified: str) -> Source | None:
         parts = qualified.split(".")
         for name in (".".join(parts[:i]) for i in range(len(parts), 0, -1)):
-            if name in self.by_name:
-                return self.by_name[name]
+            # The importer's own root first, as Python's sys.path[0]: a module of that
+            # name elsewhere in the checked set is another program's.
             found = self._on_disk(root, name)
             if found is not None:
                 return found
+            if name in self.by_name:
+                return self.by_name[name]
         return None
 
     def _root(self, importer: Source) -> Path:
         """The directory the importer's top-level package sits in."""
         if importer.shown not in self._roots:
+            # pkg/mod.py (pkg.mod) and pkg/mod/__init__.py (pkg.mod) both sit two names
+            # below the root; the package directory is itself one of the names.
             depth = len(importer.name.split("."))
             root = importer.path.parent
-            if importer.path.name == "__init__.py":
-                depth -= 1
-            for _ in range(depth - 1):
+            for _ in range(depth if importer.path.name == "__init__.py" else depth - 1):
                 root = root.parent
             self._roots[importer.shown] = root
         return self._roots[importer.shown]
@@ -314,7 +316,8 @@ class ModuleGraph:
         if "" in name.split("."):  # `from . import *` outside a package: Python raises
             return None
         relative = Path(*name.split("."))
-        for candidate in (root / relative.with_suffix(".py"), root / relative / "__init__.py"):
+        # A package before a module of the same name, as Python's path finder takes them.
+        for candidate in (root / relative / "__init__.py", root / relative.with_suffix(".py")):
             if candidate.is_file():
                 known = self._by_path.get(resolved(candidate))
                 if known is None:

@@ -586,3 +586,48 @@ def test_a_package_imported_twice_is_still_the_package(tmp_path: Path) -> None:
                     "    p.cfg.SCALE = 100.0\n\n\npoke(pkg)\n",
     })
     assert reported(tmp_path)["scaled"] == {"x": "inf"}
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+_RETURNS_X = "from dpsens import Real\n\ndef f(x: Real) -> Real:\n    return x\n"
+_RETURNS_100X = "from dpsens import Real\n\ndef f(x: Real) -> Real:\n    return 100 * x\n"
+_CALLS_F = ("from dpsens import Real\nfrom {module} import f\n\n"
+            "def g(x: Real) -> Real:\n    return f(x)\n")
+
+
+def _g(root: Path, *paths: str) -> str:
+    result = check_paths([str(root / p) for p in paths])
+    [found] = [f for file in result.files for f in file.functions if f["name"] == "g"]
+    return str(found["params"][0]["sensitivity"])
+
+
+@pytest.mark.parametrize("checked", [["."], ["app.py"]])
+def test_a_package_init_imports_from_the_package_root(tmp_path: Path, checked: list[str]) -> None:
+    """pkg/__init__.py's ``from util import f`` is the top-level util, not pkg/util.py
+    (its root was taken one level too deep)."""
+    _write(tmp_path, {"pkg/__init__.py": "from util import f as f\n", "util.py": _RETURNS_100X,
+                      "pkg/util.py": _RETURNS_X, "app.py": _CALLS_F.format(module="pkg")})
+    assert _g(tmp_path, *checked) == "100"
+
+
+@pytest.mark.parametrize("checked", [["."], ["scripts"]])
+def test_modules_of_one_name_resolve_from_the_importers_directory(
+        tmp_path: Path, checked: list[str]) -> None:
+    """Two top-level util.py in different directories: the importer's own, as Python's
+    sys.path[0] (the first one in sorted order used to win)."""
+    _write(tmp_path, {"a_tools/util.py": _RETURNS_X, "scripts/util.py": _RETURNS_100X,
+                      "scripts/app.py": _CALLS_F.format(module="util")})
+    assert _g(tmp_path, *checked) == "100"
+
+
+@pytest.mark.parametrize("checked", [["."], ["app.py"]])
+def test_a_package_comes_before_a_module_of_its_name(tmp_path: Path, checked: list[str]) -> None:
+    """Python imports a/__init__.py, not a.py, when both exist."""
+    _write(tmp_path, {"a.py": _RETURNS_X, "a/__init__.py": _RETURNS_100X,
+                      "app.py": _CALLS_F.format(module="a")})
+    assert _g(tmp_path, *checked) == "100"

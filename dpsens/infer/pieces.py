@@ -74,8 +74,8 @@ def attach(value: Value, pieces: Pieces) -> Value:
     for variable, r in value.ctx.items():
         if variable not in pieces:
             pieces = {**pieces, variable: {None: r}}  # (a rule's own, looser term)
-        elif E.decide_le(tight[variable], r) is True:
-            ctx[variable] = tight[variable]
+        elif E.decide_le(tight[variable], r) is True and E.decide_le(r, tight[variable]) is not True:
+            ctx[variable] = tight[variable]  # (only when smaller: an equal bound keeps its form)
     return replace(value, ctx=ctx, pieces=(ctx, pieces))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from dpsens import workers
-from tests.lint.conftest import Run, child_env, write
+from tests.lint.conftest import SCALED, Run, child_env, write
 
 PACKAGE = {
     "pkg/__init__.py": "",
@@ -144,6 +144,38 @@ def test_options_stubs_and_the_analyzer_version_invalidate(project: Path, run: R
     assert "1 units analyzed" in err and sensitivity(out, "h") == "1/2"
     monkeypatch.setattr(cache, "tool_fingerprint", lambda: "a newer dpsens")
     assert "1 units analyzed" in run("check", "-v", "--stubs", "stubs", "scaled.py")[2]
+
+
+def test_the_size_limit_python_and_libraries_invalidate(project: Path, run: Run,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module above the size limit is not analyzed where it is imported: raising the
+    limit must re-analyze its importers (the limit was not in the key); so must another
+    Python or library version (CPython's parser decides what is a syntax error)."""
+    from dpsens import cache
+
+    write(project, {"a.py": "from dpsens import Real\n\n\ndef f(x: Real) -> Real:\n"
+                            "    return x\n" + "# padding\n" * 200,
+                    "b.py": "from dpsens import Real\nfrom a import f\n\n\n"
+                            "def g(x: Real) -> Real:\n    return f(x)\n"})
+    limited = run("check", "--format", "json", "--max-file-size", "1000", "b.py")[1]
+    assert sensitivity(limited, "g") == "inf"
+    assert sensitivity(run("check", "--format", "json", "b.py")[1], "g") == "1"
+    assert "0 units analyzed" in run("check", "-v", "b.py")[2]
+    monkeypatch.setattr(cache, "_environment", lambda: "another Python")
+    assert "1 units analyzed" in run("check", "-v", "b.py")[2]
+
+
+def test_an_unreadable_stub_is_reported_with_the_cache_on(project: Path, run: Run) -> None:
+    """A dangling stub (or a directory named like one) was read for the cache's key and
+    crashed the run; it is a DPS002 as without the cache."""
+    write(project, {"e.py": SCALED})
+    (project / "typings").mkdir()
+    (project / "typings" / "broken.pyi").symlink_to(project / "missing.pyi")
+    (project / "typings" / "folder.pyi").mkdir()
+    for cached in ((), ("--no-cache",)):
+        code, out, err = run("check", *cached, "--stubs", "typings", "e.py")
+        assert code == 1 and "internal error" not in err, (out, err)
+        assert "typings/broken.pyi:1:1: DPS002" in out
 
 
 def test_no_cache_writes_nothing(project: Path, run: Run) -> None:

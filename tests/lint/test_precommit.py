@@ -30,13 +30,16 @@ LEAK = (
     "    return lib.halve(x)\n"
 )
 FIXED = LEAK.replace("return lib.halve(x)", "return laplace_mechanism(1, eps, lib.halve(x))")
+BUDGET = ('[tool.dpsens.bindings]\n"release.eps" = 1.0\n\n'
+          '[tool.dpsens.budget]\n"release.release" = { epsilon = 1.0 }\n')
 
 
 def test_the_manifest_declares_the_hook() -> None:
     [hook] = load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))
     assert hook["id"] == "dpsens" and hook["entry"] == "dpsens check"
     assert hook["language"] == "python" and hook["types"] == ["python"]
-    assert hook["require_serial"] is True and hook["pass_filenames"] is True
+    # The whole tree: a staged change reaches callers that are not staged.
+    assert hook["require_serial"] is True and hook["pass_filenames"] is False
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -76,6 +79,7 @@ def test_pre_commit_fails_on_a_staged_privacy_bug_and_passes_once_fixed(tmp_path
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {hooks.as_posix()}\n  rev: {revision}\n  hooks:\n  - id: dpsens\n")
     (repo / "lib.py").write_text(LIB)
+    (repo / "pyproject.toml").write_text(BUDGET)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
 
@@ -93,3 +97,12 @@ def test_pre_commit_fails_on_a_staged_privacy_bug_and_passes_once_fixed(tmp_path
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
     assert git(repo, "status", "--porcelain") == "A  release.py"  # the cache ignores itself
+    git(repo, "commit", "-q", "-m", "release")
+
+    # Only the callee is staged: its caller, unchanged, now exceeds its budget.
+    (repo / "lib.py").write_text(LIB.replace("v / 2", "4 * v"))
+    git(repo, "add", "lib.py")
+    exceeded = pre_commit(repo, tmp_path / "pre-commit-home")
+    assert exceeded.returncode == 1, exceeded.stdout + exceeded.stderr
+    assert "DPS501 'release' exceeds its privacy budget" in exceeded.stdout
+    assert "epsilon of 'x' is 4" in exceeded.stdout
