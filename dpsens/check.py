@@ -96,7 +96,7 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
             Diagnostic(shown, 1, 1, "DPS002", "no such file or directory")]))
     for shown, reason in collected.unreadable:
         result.files.append(FileReport(shown, diagnostics=[
-            Diagnostic(shown, 1, 1, "DPS002", f"cannot read: {reason}")]))
+            Diagnostic(shown, 1, 1, "DPS002", f"cannot read file: {reason}")]))
     result.files.extend(_broken_stubs(settings.stub_dirs))
     sources = [_checked(path) for path in collected.files]
     result.modules = {source.shown: source.name for source in sources}

@@ -75,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     speed.add_argument("--max-file-size", type=_size, default=None, metavar="BYTES",
                        help="do not parse larger files, with DPS006 (default 1000000; 0: no limit)")
     explain = commands.add_parser("explain", help="print the documentation of a diagnostic code")
-    explain.add_argument("code", help="a code such as DPS201")
+    explain.add_argument("code", nargs="?", default="",
+                         help="a code such as DPS201; a prefix (DPS4) or nothing lists the codes")
     audit = commands.add_parser(
         "audit", help="run a function on neighbouring inputs to falsify its report",
         description="Runs FUNCTION from PATH (this EXECUTES the user's code) on random and "
@@ -153,11 +154,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _explain(code: str) -> int:
-    from dpsens.codes import explain
+    from dpsens.codes import explain, listing
 
-    text = explain(code)
+    text = explain(code) or listing(code)
     if text is None:
-        print(f"dpsens: error: unknown code '{code}'", file=sys.stderr)
+        print(f"dpsens: error: unknown code '{code}' (`dpsens explain` lists the codes)",
+              file=sys.stderr)
         return 2
     sys.stdout.write(text)
     return 0
@@ -255,6 +257,8 @@ def _warn_unmatched(result: CheckResult, pairs: list[str]) -> None:
 def _conflicts(args: argparse.Namespace) -> None:
     if args.no_cache and args.cache_dir:
         raise UsageError("--no-cache and --cache-dir contradict each other")
+    if "" in args.paths:  # Path("") is the working directory: an unset variable, most likely
+        raise UsageError("an empty path was given (did a shell variable expand to nothing?)")
     if args.statistics and args.format != "text":
         raise UsageError(f"--statistics prints a text table; it cannot be combined with "
                          f"--format {args.format}")

@@ -30,6 +30,21 @@ def severity_of(code: str) -> str:
     return entry.severity if entry else "error"
 
 
+def listing(prefix: str = "") -> str | None:
+    """One line per code starting with ``prefix`` (``dpsens explain``, ``dpsens explain
+    DPS4``); None when no code does."""
+    chosen = [REGISTRY[c] for c in sorted(REGISTRY) if c.startswith(prefix.upper())]
+    if not chosen:
+        return None
+    return "".join(f"{e.code}  {e.severity:<7}  {e.name}: {_first_sentence(e.what)}\n"
+                   for e in chosen)
+
+
+def _first_sentence(text: str) -> str:
+    end = text.find(". ")
+    return text if end < 0 else text[:end + 1]
+
+
 def explain(code: str) -> str | None:
     """The documentation of a code as printed by ``dpsens explain``."""
     entry = REGISTRY.get(code.upper())

@@ -189,6 +189,8 @@ def _bindings(raw: object, root: Path) -> tuple[tuple[str, float], ...]:
         problem = dimension_problem(name, number)
         if problem is not None:
             raise _Bad(problem, f'."{name}"')
+        if math.isinf(number):
+            raise _Bad(f"must be a finite number, got {value!r}", f'."{name}"')
         out.append((name, number))
     return tuple(out)
 

@@ -282,6 +282,8 @@ class ModuleGraph:
         return self._resolved[key]
 
     def _lookup(self, root: Path, qualified: str) -> Source | None:
+        if qualified.split(".")[0] == "dpsens":
+            return None  # the vocabulary and builtins, read from the stubs (even in dpsens's own tree)
         parts = qualified.split(".")
         for name in (".".join(parts[:i]) for i in range(len(parts), 0, -1)):
             # The importer's own root first, as Python's sys.path[0]: a module of that

@@ -133,6 +133,8 @@ def _bindings(pairs: list[str]) -> tuple[tuple[str, float], ...]:
         problem = dimension_problem(name.strip(), number)
         if problem is not None:
             raise ConfigError(f"--bind '{pair}': {name.strip()} {problem}")
+        if math.isinf(number):
+            raise ConfigError(f"--bind '{pair}': a static value must be a finite number")
         out.append((name.strip(), number))
     return tuple(out)
 

@@ -131,6 +131,15 @@ def test_explain_every_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "explain", "DPS999")[0] == 2
 
 
+def test_explain_lists_the_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a code, or with a prefix, explain lists codes, one line each."""
+    code, out, _ = run(capsys, "explain")
+    assert code == 0 and [line.split()[0] for line in out.splitlines()] == sorted(REGISTRY)
+    code, out, _ = run(capsys, "explain", "DPS4")
+    assert code == 0 and out.splitlines() and all(line.startswith("DPS4") for line in out.splitlines())
+    assert "DPS403  error    released-without-noise: " in out
+
+
 def test_every_code_is_used_in_the_sources() -> None:
     sources = "".join(p.read_text() for p in Path("dpsens").rglob("*.py") if p.name != "codes.py")
     unused = [code for code in REGISTRY if f'"{code}"' not in sources]

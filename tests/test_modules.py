@@ -631,3 +631,14 @@ def test_a_package_comes_before_a_module_of_its_name(tmp_path: Path, checked: li
     _write(tmp_path, {"a.py": _RETURNS_X, "a/__init__.py": _RETURNS_100X,
                       "app.py": _CALLS_F.format(module="a")})
     assert _g(tmp_path, *checked) == "100"
+
+
+def test_a_global_given_to_a_class_statement_does_not_crash(tmp_path: Path) -> None:
+    """A module-level object used as a class's base or metaclass keyword (cst.Arg outside a
+    call) raised AssertionError in the globals scan: an internal error, exit 2."""
+    _write(tmp_path, {"m.py": "from dpsens import Real\nBASES = [object]\nMeta = type\n\n"
+                              "class C(BASES[0], metaclass=Meta):\n    pass\n\n"
+                              "def f(x: Real) -> Real:\n    return x\n"})
+    [file] = check_paths([str(tmp_path / "m.py")]).files
+    assert [f["params"][0]["sensitivity"] for f in file.functions] == ["1"]
+    assert not file.diagnostics

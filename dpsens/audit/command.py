@@ -94,7 +94,8 @@ def _audit(target: str, binds: Mapping[str, float], trials: int | None, seed: in
         raise AuditError(f"expected PATH::FUNCTION, got '{target}'")
     path = Path(path_text)
     if not path.is_file():
-        raise AuditError(f"no such file: {path_text}")
+        raise AuditError(f"{path_text} is a directory: name a file, PATH.py::FUNCTION"
+                         if path.is_dir() else f"no such file: {path_text}")
     if trials is not None and trials < 1:
         raise AuditError(f"--trials must be at least 1, got {trials}")
     print(WARNING.format(path=path_text), file=out)
@@ -157,7 +158,8 @@ def _load(path: Path, qualname: str) -> Callable[..., Any]:
     path = path.resolve()
     name = module_name(path)
     root = path.parent
-    for _ in range(name.count(".") - (1 if path.name == "__init__.py" else 0)):
+    # (pkg/__init__.py is module pkg: its root is above the package directory too)
+    for _ in range(name.count(".") + (1 if path.name == "__init__.py" else 0)):
         root = root.parent
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))

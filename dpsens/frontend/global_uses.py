@@ -349,7 +349,8 @@ class _Uses(cst.CSTVisitor):
 
     def _argument_may_change(self, index: int, arg: cst.Arg, objects: set[str]) -> bool:
         call = self.stack[index - 1]
-        assert isinstance(call, cst.Call)
+        if not isinstance(call, cst.Call):
+            return True  # a class's base or keyword: its metaclass and __init_subclass__ run
         if arg.star or (arg.keyword is not None and arg.keyword.value == "out"):
             return True
         callee = _dotted(call.func)

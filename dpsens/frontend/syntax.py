@@ -126,8 +126,10 @@ def checked_syntax(text: str, display: str) -> ast.Module | Diagnostic:
     nested input, so nesting is measured first, iteratively, on the ast; the
     same tree then gives the statement lines and the imports.
     """
-    if "\x00" in text:
-        return Diagnostic(display, 1, 1, "DPS004", "file contains a NUL byte")
+    where = text.find("\x00")
+    if where >= 0:
+        line, start = text.count("\n", 0, where) + 1, text.rfind("\n", 0, where) + 1
+        return Diagnostic(display, line, where - start + 1, "DPS004", "file contains a NUL byte")
     try:
         tree = ast.parse(text)
     except SyntaxError as error:

@@ -239,6 +239,16 @@ def test_size_bindings_must_be_positive_whole_numbers(project: Path, run: Run, k
                    f"and must be a positive whole number, got {shown}\n")
 
 
+def test_static_bindings_must_be_finite(project: Path, run: Run) -> None:
+    """eps = inf was taken, and became a mechanism with scale inf (DPS406)."""
+    write(project, {"mean.py": MEAN})
+    code, out, err = run("check", "--no-cache", "--bind", "upper=inf", "mean.py")
+    assert code == 2 and out == "" and "a static value must be a finite number" in err
+    pyproject(project, 'bindings = {"upper" = inf}')
+    code, out, err = run("check", "--no-cache", "mean.py")
+    assert code == 2 and out == "" and "must be a finite number, got inf" in err
+
+
 def test_valid_size_bindings_and_nan(project: Path, run: Run) -> None:
     write(project, {"mean.py": MEAN})
     code, out, _ = run("check", "--no-cache", "--format", "json", "--bind", "rows(data)=1e2",

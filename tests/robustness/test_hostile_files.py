@@ -104,7 +104,7 @@ REJECTED: dict[str, tuple[bytes, str, int | None]] = {
     "latin-1 in the first two lines": (b"# dpsens\nname = 'caf\xe9'\n", "DPS003", None),
     "unknown coding cookie": (b"# -*- coding: klingon -*-\nimport dpsens\n", "DPS003", 1),
     "utf-16 without a cookie": ("import dpsens\n".encode("utf-16"), "DPS003", None),
-    "NUL byte": (b"import dpsens\nx = 1\x00\n", "DPS004", 1),
+    "NUL byte": (b"import dpsens\nx = 1\x00\n", "DPS004", 2),  # where it is
     "mixed tabs and spaces": (b"from dpsens import Real\n\ndef f(x: Real) -> Real:\n    y = x\n\treturn y\n",
                               "DPS004", 5),
     "unterminated string": (b"import dpsens\ns = '''never closed\n", "DPS004", None),
@@ -220,7 +220,7 @@ def test_symlink_to_a_device_is_not_read(tmp_path: Path) -> None:
     (tmp_path / "zero.py").symlink_to("/dev/zero")
     outcome = analyze(tmp_path / "zero.py", seconds=10)
     _clean(outcome)
-    assert [(c, m) for c, _, _, m in outcome.diagnostics] == [("DPS002", "cannot read: not a regular file")]
+    assert [(c, m) for c, _, _, m in outcome.diagnostics] == [("DPS002", "cannot read file: not a regular file")]
 
 
 ROOT_REASON = "running as root: permissions do not deny root, so there is nothing to test"
@@ -287,7 +287,7 @@ def test_permission_denied_directory_simulated(tmp_path: Path, monkeypatch: pyte
     outcome = analyze(tmp_path)
     _clean(outcome)
     assert [(c, m) for c, _, _, m in outcome.diagnostics if c == "DPS002"] == [
-        ("DPS002", "cannot read: Permission denied")]
+        ("DPS002", "cannot read file: Permission denied")]
     assert sorted(f["name"] for f in outcome.functions) == ["broken", "scale"]
 
 
@@ -392,7 +392,7 @@ def test_named_pipe_in_a_directory(tmp_path: Path) -> None:
     outcome = analyze_isolated(tmp_path, seconds=20)
     _clean(outcome)
     assert {f["name"] for f in outcome.functions} == {"scale", "broken"}
-    assert [(c, m) for c, _, _, m in outcome.diagnostics if c == "DPS002"] == [("DPS002", "cannot read: not a regular file")]
+    assert [(c, m) for c, _, _, m in outcome.diagnostics if c == "DPS002"] == [("DPS002", "cannot read file: not a regular file")]
 
 
 @needs_fifo
@@ -400,7 +400,7 @@ def test_named_pipe_given_as_a_path(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.py")
     outcome = analyze_isolated(tmp_path / "pipe.py", seconds=20)
     _clean(outcome)
-    assert [(c, m) for c, _, _, m in outcome.diagnostics] == [("DPS002", "cannot read: not a regular file")]
+    assert [(c, m) for c, _, _, m in outcome.diagnostics] == [("DPS002", "cannot read file: not a regular file")]
 
 
 @needs_fifo
@@ -410,7 +410,7 @@ def test_command_line_on_a_directory_with_a_named_pipe(tmp_path: Path) -> None:
     child = _cli("check", "--no-cache", str(tmp_path))
     assert "Traceback" not in child.stdout + child.stderr
     assert child.returncode == 1, child.stdout[-2000:] + child.stderr[-2000:]
-    assert "x.py:1:1: DPS002 cannot read: not a regular file" in child.stdout
+    assert "x.py:1:1: DPS002 cannot read file: not a regular file" in child.stdout
     assert "DPS201" in child.stdout  # ok.py was analyzed all the same
 
 
@@ -421,7 +421,7 @@ def test_command_line_on_a_named_pipe(tmp_path: Path) -> None:
     child = _cli("check", "--no-cache", str(tmp_path / "x.py"))
     assert "Traceback" not in child.stdout + child.stderr
     assert child.returncode == 1, child.stdout[-2000:] + child.stderr[-2000:]
-    assert "x.py:1:1: DPS002 cannot read: not a regular file" in child.stdout
+    assert "x.py:1:1: DPS002 cannot read file: not a regular file" in child.stdout
     assert "no such file" not in child.stdout
 
 
@@ -435,7 +435,7 @@ def test_symlink_to_a_named_pipe_in_a_directory(tmp_path: Path) -> None:
     outcome = analyze_isolated(tmp_path / "walked", seconds=20)
     _clean(outcome)
     assert {f["name"] for f in outcome.functions} == {"scale", "broken"}
-    assert ("DPS002", "cannot read: not a regular file") in [(c, m) for c, _, _, m in outcome.diagnostics]
+    assert ("DPS002", "cannot read file: not a regular file") in [(c, m) for c, _, _, m in outcome.diagnostics]
 
 
 def test_dangling_symlink_in_a_directory_is_unreadable(tmp_path: Path) -> None:
