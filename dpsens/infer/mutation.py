@@ -497,11 +497,14 @@ def _inner_index(store: ir.Expr | None) -> list[ir.Expr | ir.Slice]:
 
 def _unclipped_by(container: T.Type, stored: Value) -> T.Type:
     """The container's type after a store: without its clip marker unless the stored
-    value is public (the same on both sides) or clipped at least as tightly."""
+    value is clipped at least as tightly, or is zero (which shrinks every norm). A public
+    value is the same on both sides, but the marker also bounds the entries (bounded
+    products take them as at most 1): ``u[0] = 7.0`` breaks that."""
     from dpsens.infer.binding import clip_implies
     from dpsens.rules.containers import with_metric
 
-    if not isinstance(container, (T.Vector, T.Matrix)) or container.clip is None or stored.public:
+    if not isinstance(container, (T.Vector, T.Matrix)) or container.clip is None or (
+            stored.public and stored.exact is not None and E.is_zero(stored.exact)):
         return container
     if clip_implies(getattr(stored.type, "clip", None), container.clip):
         return container

@@ -339,6 +339,10 @@ def _fit_return(program: Program, module: ir.Module, function: ir.Function, resu
                        "DPS104", f"returns {result.type.show()} but declares {returns.text}; "
                        f"the conversion costs a factor {shown}{hint}")
     typed = _with_dims(declared, result.type)
+    if factor != E.ONE and T.scalar_kind_of(declared) != T.scalar_kind_of(result.type):
+        # A declared kind the value does not have (`-> Bool` returning i * 5): callers must
+        # not take its values to be 0 or 1; they get what the body returns (DPS104 above).
+        typed = result.type
     ctx = peaks.remeasured(result, declared.norm) if factor == E.ONE and \
         isinstance(declared, T.Vector) else None
     return Value(typed, C.scale(E.INF if factor is None else factor, result.ctx)

@@ -123,11 +123,21 @@ def _clamped(x: Value, low: Value | None, high: Value | None, width: E.Expr | No
 
 def _clamped_kind(t: T.Type, low: Value | None, high: Value | None) -> T.Type:
     """np.clip(i, 1.999, 2.0) is a float: Integer entries stay Integer only between integer
-    bounds (retyping Integer as Real keeps every distance)."""
+    bounds (retyping Integer as Real keeps every distance). A clip marker stays only where
+    lo ≤ 0 ≤ hi, which moves no entry away from 0: np.clip(clip(L_inf, v), 5, 6) has
+    entries of 5, not at most 1."""
+    if getattr(t, "clip", None) is not None and not _brackets_zero(low, high):
+        t = replace(t, clip=None)
     if T.scalar_kind_of(t) != "Integer" or all(
             b is not None and b.exact is not None and b.exact.is_integer for b in (low, high)):
         return t
     return replace(t, elem="Real") if isinstance(t, (T.Vector, T.Matrix)) else T.REAL
+
+
+def _brackets_zero(low: Value | None, high: Value | None) -> bool:
+    """lo ≤ 0 ≤ hi is known (a missing bound is no bound on that side)."""
+    return (low is None or low.exact is not None and low.exact.is_nonpositive is True) and \
+        (high is None or high.exact is not None and high.exact.is_nonnegative is True)
 
 
 def _clamped_static(x: Value, low: Value | None, high: Value | None

@@ -159,15 +159,47 @@ def cols(x: Any) -> int:
 
 
 def unbox(value: Any, t: Any, shape: Any) -> Any:
-    """Check a black-box result against shape and return it as float or float array."""
-    del t  # the type only informs the analyzer
+    """Check a black-box result against shape and type and return it as float or float
+    array: the analyzer trusts what ``t`` says of it (a Bool is 0 or 1, an Integer whole,
+    a clipped container's rows of norm at most 1), so a value that breaks it raises."""
     expected = () if shape is None else (shape,) if isinstance(shape, int) else tuple(shape)
     actual = np.shape(value)
     if actual != expected:
         raise TypeError(f"unbox: expected a value of shape {expected}, got shape {actual}")
     if expected == ():
-        return _scalar("unbox", value)
+        result = _scalar("unbox", value)
+        _check_kind(np.asarray([result]), t)
+        return result
     arr = _floats("unbox", value, "numbers")
     if np.isnan(arr).any():
         raise ValueError("unbox: value contains NaN")
+    _check_kind(arr, t)
     return arr
+
+
+def _check_kind(values: npt.NDArray[np.float64], t: Any) -> None:
+    """Raise when the values break what the annotation ``t`` says of them."""
+    marker, arguments = _annotation_parts(t)
+    kind = marker if not arguments else _annotation_parts(arguments[-1])[0]
+    if kind == "Bool" and not np.isin(values, (0.0, 1.0)).all():
+        raise ValueError("unbox: a Bool value must be 0 or 1")
+    if kind == "Integer" and not (np.isfinite(values).all() and (values == np.round(values)).all()):
+        raise ValueError("unbox: an Integer value must be a whole number")
+    if marker in ("ClippedVector", "ClippedMatrix") and arguments:
+        norm = getattr(arguments[0], "__name__", "")  # the clip norm: L1, L2 or L_inf
+        rows = values.reshape(1, -1) if marker == "ClippedVector" else values
+        order = {"L1": 1, "L2": 2, "L_inf": np.inf}.get(norm)
+        if order is None or (np.linalg.norm(rows, ord=order, axis=1) > 1.0 + 1e-12).any():
+            raise ValueError(f"unbox: a {marker}'s rows must have norm at most 1 in {norm}")
+
+
+def _annotation_parts(t: Any) -> tuple[str, tuple[Any, ...]]:
+    """The vocabulary marker's name of an annotation and the arguments of its tag
+    (MetricVector[L1, Integer]: ("MetricVector", (L1, Integer)))."""
+    import typing
+
+    metadata = getattr(t, "__metadata__", ())
+    marker = next((getattr(m, "name", "") for m in metadata), "")
+    tagged = [a for a in typing.get_args(typing.get_args(t)[0] if metadata else t)
+              if getattr(typing.get_origin(a), "__module__", "") == "dpsens.lang"]
+    return marker, typing.get_args(tagged[0]) if tagged else ()

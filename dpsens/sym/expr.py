@@ -101,14 +101,25 @@ def _normal(e: sp.Expr) -> sp.Expr:
     return e
 
 
+# A rounded-up bound goes on into more arithmetic (a loop's next 1000 products), which
+# sympy does in its Float's precision, rounding to nearest: with 120 bits each step errs by
+# at most 2**-120 relatively, far below the 2**-40 added to the bound first, so no chain of
+# fewer than 2**79 steps brings it below the exact value. At 6 digits (as it was), 1000
+# products of 1.0003 fell 7e-5 below the truth.
+_ROUNDED_BITS = 120
+_MARGIN = 1 + 2.0 ** -40
+
+
 def _rounded_up(e: sp.Rational) -> sp.Expr:
-    """A short number ≥ a non-negative e: TINY below it, 6 digits above, else ∞."""
+    """A short number ≥ a non-negative e: TINY below it, a 120-bit float above, else ∞."""
     if e < 0:
         return INF
     if e <= TINY:
         return TINY
     approx = float(e)  # finite here: e is between 2**-1000 and a float's range, or inf
-    return INF if approx == math.inf else decimal_up(math.nextafter(approx, math.inf))
+    if approx == math.inf:
+        return INF
+    return sp.Float(sp.Rational(math.nextafter(approx, math.inf) * _MARGIN), precision=_ROUNDED_BITS)
 
 
 def add(a: sp.Expr, b: sp.Expr) -> sp.Expr:
@@ -322,6 +333,8 @@ class _Printer(StrPrinter):
     def _print_Float(self, expr: sp.Float) -> str:
         if expr._prec == _SHOWN_BITS and expr > 0:  # a float rounding bound (infer/floats.py)
             return _shown(sp.Rational(expr))
+        if expr._prec >= _ROUNDED_BITS and expr > 0:  # a rounded-up bound: 6 digits, up
+            return _print_up(expr)
         return str(super()._print_Float(expr))
 
     def _print_Max(self, expr: sp.Expr) -> str:
@@ -352,6 +365,15 @@ def _shown(exact: sp.Rational) -> str:
     if "." in mantissa:
         mantissa = mantissa.rstrip("0").rstrip(".")
     return f"{mantissa}e{int(exponent)}"
+
+
+def _print_up(value: sp.Float) -> str:
+    """A positive float at 6 significant digits, rounded up."""
+    from decimal import ROUND_CEILING, Context, Decimal
+
+    exact = sp.Rational(value)
+    shown = Context(prec=6, rounding=ROUND_CEILING).divide(Decimal(int(exact.p)), Decimal(int(exact.q)))
+    return str(sp.Float(str(shown), 6))
 
 
 _PRINTER = _Printer({"order": None})

@@ -778,3 +778,50 @@ def sizes_of_returned_pairs(w: MetricVector[L_inf, Real], u: MetricVector[L_inf,
     p = _pair(w, w)
     q = _pair(u, u)
     return float(np.sum(q[1])) / len(p[1])
+
+
+# D141: a store of a public number into a clip()ped array kept the clip marker, which also
+# bounds the entries (bounded products take them as at most 1): with len(v) = 1 and
+# u[0] = 7, x moved the result by 7 (reported len(v)).
+def store_into_a_clipped_vector(v: MetricVector[L_inf, Real], x: Real) -> Real:  # expect: v=inf; x=inf
+    u = clip(L_inf, v)
+    u[0] = 7.0
+    return float(np.sum(u) * np.clip(x, -1.0, 1.0))
+
+
+def zero_into_a_clipped_vector(v: MetricVector[L_inf, Real], x: Real) -> Real:  # expect: v=2*len(v); x=len(v)
+    u = clip(L_inf, v)
+    u[0] = 0.0  # zeroing an entry shrinks every norm: the marker holds
+    return float(np.sum(u) * np.clip(x, -1.0, 1.0))
+
+
+# D142: np.clip kept the clip marker of its input: np.clip(clip(L_inf, v), 5, 6) has
+# entries of 5 to 6, and x moved the result by 10 with len(v) = 2 (reported 2).
+def clipped_away_from_zero(v: MetricVector[L_inf, Real], x: Real) -> Real:  # expect: v=inf; x=inf
+    u = np.sort(np.clip(clip(L_inf, v), 5.0, 6.0))
+    return float(np.sum(u) * np.clip(x, -1.0, 1.0))
+
+
+# D143: a declared `-> Bool` that the body does not keep (DPS104) was still taken as 0 or 1
+# by callers, whose discrete cap then bounded it: f moved by 5 (reported 1).
+def _flag(i: Integer) -> Bool:  # expect: i=inf; returns=Integer  # E: DPS104
+    return i * 5
+
+
+def called_flag(i: Integer) -> Real:  # expect: i=inf
+    return float(_flag(i))
+
+
+# D144: a bound rounded up to 6 digits (a rational too long to print) went on through a
+# loop's products in sympy's 6-digit floats, rounding to nearest: 1.0003**1000 was
+# reported 1.34971, below the exact 1.3497981 (and 1.001**1000 as 2.71677 < 2.716924).
+def long_growth(x: Real, y: Real) -> Real:  # expect: x=1.34980; y=1166.00
+    for _ in range(1000):
+        x = 1.0003 * x + y
+    return x
+
+
+def longer_growth(x: Real) -> Real:  # expect: x=2.71693
+    for _ in range(1000):
+        x = 1.001 * x
+    return x

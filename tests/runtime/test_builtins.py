@@ -189,6 +189,24 @@ def test_unbox_converts_and_checks_shape() -> None:
         unbox([np.nan], "t", (1,))
 
 
+def test_unbox_checks_what_the_type_says() -> None:
+    """The analyzer takes an unboxed Bool as 0 or 1 (the discrete cap), an Integer as whole
+    and a clipped container's rows as of norm at most 1: a value that is not raises."""
+    from dpsens import Bool, ClippedMatrix, ClippedVector, Integer, MetricVector, Real
+
+    assert unbox(1.0, Bool, ()) == 1.0 and unbox(3, Integer, ()) == 3.0
+    assert np.array_equal(unbox([0.6, -0.4], ClippedVector[L1, L1, Real], 2), [0.6, -0.4])
+    assert unbox([[0.6, 0.8]], ClippedMatrix[L2, L_inf, Real], (1, 2)).shape == (1, 2)
+    with pytest.raises(ValueError, match="Bool value must be 0 or 1"):
+        unbox(1000.0, Bool, ())
+    with pytest.raises(ValueError, match="Integer value must be a whole number"):
+        unbox([1.0, 2.5], MetricVector[L1, Integer], 2)
+    with pytest.raises(ValueError, match="norm at most 1 in L2"):
+        unbox([0.9, 0.9], ClippedVector[L2, L2, Real], 2)
+    with pytest.raises(ValueError, match="norm at most 1 in L1"):
+        unbox([[0.5, 0.6]], ClippedMatrix[L1, L1, Real], (1, 2))
+
+
 def test_runtime_reexports_every_builtin() -> None:
     for name in ("clip", "norm_convert", "discrete", "undisc", "undisc_container", "count",
                  "map_rows", "fold", "rows", "cols", "unbox"):
