@@ -99,10 +99,24 @@ def analytic_gaussian_sigma(s: float, eps: float, delta: float) -> float:
         u = _bisect(b_minus_ok, 0.0, hi, keep_hi=True)  # u* = inf{u : B-(u) <= delta}
         alpha = math.sqrt(1 + u / 2) + math.sqrt(u / 2)
     sigma = alpha * s / math.sqrt(2.0 * eps)
-    # Floating-point safety: nudge sigma up until Theorem 8 certifies it directly.
-    while gaussian_delta(eps, s / sigma) > delta:
-        sigma = math.nextafter(sigma, math.inf) * (1 + 1e-12)
+    # Floating-point safety: nudge sigma up until Theorem 8 certifies it directly, in
+    # floats and then in 60 digits (floats erred by a relative 1e-5 of delta at 1e-100).
+    step = 1e-12  # doubled each time: at most twice the increase needed
+    while gaussian_delta(eps, s / sigma) > delta or _exact_delta(eps, s / sigma) > delta:
+        sigma = math.nextafter(sigma, math.inf) * (1 + step)
+        step *= 2
     return sigma
+
+
+def _exact_delta(eps: float, mu: float) -> float:
+    """Theorem 8's delta in 60-digit arithmetic, rounded up to a float (a check of
+    gaussian_delta where its floats cancel or underflow)."""
+    import mpmath
+
+    with mpmath.workdps(60):
+        e, m = mpmath.mpf(eps), mpmath.mpf(mu)
+        exact = mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+        return math.nextafter(float(exact), math.inf) if exact > 0 else 0.0
 
 
 def gaussian_mu(eps: float, delta: float) -> float:
