@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 from fnmatch import fnmatchcase
 from typing import Any, Sequence
 
@@ -17,23 +18,31 @@ _BUILTIN_NAMES = {"inf", "oo", "sqrt", "log", "exp", "abs", "max", "min", "Max",
 
 
 def findings(path: str, module: str, functions: Sequence[dict[str, Any]],
-             budgets: Sequence[Budget], text: str | None) -> list[Diagnostic]:
+             budgets: Sequence[Budget], text: str | None,
+             delta_prime: float) -> list[Diagnostic]:
     """DPS501 for each reported privacy function over a budget whose glob matches it.
 
     A glob matches the qualified name (``pkg.mod.dp_mean``) or the name within its
-    module (``dp_mean``); ``*`` spans dots, as in fnmatch.
+    module (``dp_mean``); ``*`` spans dots, as in fnmatch. A budget without a delta allows
+    delta_prime, the delta its epsilon is accounted at (any delta below 1 would pass
+    gaussian_mechanism(1, 0.5, 0.9, x) under epsilon <= 1).
     """
     out = []
     for function in functions:
         names = (function["qualname"], f"{module}.{function['qualname']}")
         costs = [p for p in function["params"] if "epsilon" in p]
-        for budget in budgets:
+        for given in budgets:
+            budget = given if given.delta is not None else replace(given, delta=delta_prime)
             if costs and any(fnmatchcase(name, budget.pattern) for name in names):
                 problems = _over(costs, budget)
                 if problems:
                     line, column = _def_position(text, function["qualname"], function["line"])
+                    implied = " (without a delta, a budget allows delta_prime, " \
+                        f"{delta_prime:g})" if given.delta is None and any(
+                            p.startswith("delta") for p in problems) else ""
                     message = (f"'{function['qualname']}' exceeds its privacy budget "
-                               f"('{budget.pattern}': {_limits(budget)}): {'; '.join(problems)}")
+                               f"('{budget.pattern}': {_limits(given)}): {'; '.join(problems)}"
+                               f"{implied}")
                     out.append(Diagnostic(path, line, column, "DPS501", message))
     return out
 

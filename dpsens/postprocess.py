@@ -23,7 +23,7 @@ def finish(result: CheckResult, graph: ModuleGraph, settings: Settings) -> None:
             from dpsens.budget import findings
 
             found.update(findings(report.path, source.name, report.functions,
-                                  settings.budgets, text))
+                                  settings.budgets, text, settings.options.delta_prime))
         kept = [d for d in found if settings.selection.enabled(d.code)]
         if text is not None and "dpsens:" in text:
             from dpsens.selection import ALWAYS

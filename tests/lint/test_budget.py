@@ -105,3 +105,17 @@ def test_a_budget_is_checked_at_its_own_delta(project: Path, run: Run) -> None:
         "delta <= 1e-08): epsilon of 'x' is 12.7493"]
     _, out, _ = run("check", "--no-cache", "--format", "json", "gauss.py")
     assert '"epsilon": "12.7493"' in out and '"delta": "1/100000000"' in out
+
+
+def test_a_budget_without_delta_allows_delta_prime(project: Path, run: Run) -> None:
+    """{epsilon = 1} passed gaussian_mechanism(1, 0.5, 0.9, x): any delta below 1 did."""
+    write(project, {"gauss.py": "from dpsens import Priv, Real, gaussian_mechanism\n\n\n"
+                                "def loose(x: Real) -> Priv[Real]:\n"
+                                "    return gaussian_mechanism(1.0, 0.5, 0.9, x)\n\n\n"
+                                "def tight(x: Real) -> Priv[Real]:\n"
+                                "    return gaussian_mechanism(1.0, 0.5, 1e-6, x)\n"})
+    pyproject(project, '[tool.dpsens.budget]\n"*" = {epsilon = 1.0}')
+    code, out, _ = run("check", "gauss.py")
+    assert code == 1 and budget_lines(out) == [
+        "gauss.py:4:1: DPS501 'loose' exceeds its privacy budget ('*': epsilon <= 1): delta of "
+        "'x' is 9/10 (without a delta, a budget allows delta_prime, 1e-05)"]
