@@ -75,7 +75,9 @@ def adversarial_pairs(metric: Metric, n: int, d: int) -> list[tuple[Any, Any]]:
             return [(list(a), list(b)) for a, b in combined]
         return combined
     if metric.shape == "scalar":
-        if metric.kind in ("Data", "Bool"):
+        if metric.kind == "Bool":  # a Bool parameter only ever holds 0 or 1
+            return [(0.0, 1.0), (1.0, 0.0)]
+        if metric.kind == "Data":
             return [(0.0, 1.0), (0.1, 0.2), (-1e6, 1e6)]
         if metric.kind == "Integer":  # an Integer parameter only ever holds integers
             return [(0.0, 1.0), (-1.0, 1.0), (-1.0, 0.0), (1.0, 2.0), (4.0, 5.0)]
@@ -94,6 +96,8 @@ def adversarial_pairs(metric: Metric, n: int, d: int) -> list[tuple[Any, Any]]:
         pairs.append((ones, half))
     if metric.clip is not None:
         pairs = [(_clip_rows(a, metric.clip), _clip_rows(b, metric.clip)) for a, b in pairs]
+    if metric.kind == "Bool":  # entries of 0 or 1 only
+        pairs = [((a > 0).astype(float), (b > 0).astype(float)) for a, b in pairs]
     return pairs
 
 

@@ -568,7 +568,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if chosen is not None:
                 return chosen
         seen = self.diagnostics_seen()
-        value = subscript(base, index, self._reporter(e.span), self.assume)
+        whole = pieces.split(self.shared.inputs, base) if isinstance(index[0], tuple) else base
+        value = subscript(whole, index, self._reporter(e.span), self.assume)
         if self.diagnostics_seen() == seen:
             self.unbounded_here(e.span, value.ctx, (base.ctx,), "an index that depends on "
                                 "inputs picks another entry under any change of them")

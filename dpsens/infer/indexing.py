@@ -37,6 +37,10 @@ def subscript(base: Value, index: list[Part], report: Report, assume: Assume) ->
         return unknown(C.add(base.ctx, index_ctx))
     if isinstance(base.type, T.TupleType) and len(index) == 1 and isinstance(index[0], Value):
         return _tuple_item(base, index[0], index_ctx, report)
+    if isinstance(base.type, T.TupleType) and len(index) == 1:
+        chosen = _tuple_slice(base, index[0])
+        if chosen is not None:
+            return chosen  # (a tuple of some of the components: no further than them all)
     if isinstance(base.type, T.ListType) and len(index) == 1:
         # An element, or a sublist, moves at most as far as the whole list.
         part = base.type.elem if isinstance(index[0], Value) else base.type
@@ -94,6 +98,23 @@ def _tuple_item(base: Value, index: Value, index_ctx: C.Context, report: Report)
     return base.parts[int(position)]
 
 
+def _tuple_slice(base: Value, part: Part) -> Value | None:
+    """``t[a:b:c]`` with bounds and step that are known integers (or absent): the tuple of
+    the components Python picks; None otherwise."""
+    from dpsens.infer.values import tuple_value
+
+    assert isinstance(base.type, T.TupleType) and isinstance(part, tuple)
+    bounds = []
+    for bound in (part + (None, None, None))[:3]:
+        if bound is not None and (bound.exact is None or not bound.exact.is_Integer or bound.ctx):
+            return None
+        bounds.append(None if bound is None else int(bound.exact))
+    if bounds[2] == 0:
+        return None
+    items = base.parts or tuple(Value(t, base.ctx) for t in base.type.elts)
+    return tuple_value(tuple(items[slice(*bounds)]))
+
+
 class UnknownLength(Exception):
     """A slice whose length cannot be computed exactly (the message says why)."""
 
@@ -137,6 +158,8 @@ def slice_length(part: Part, full: E.Expr, assume: Assume) -> E.Expr:
         raise UnknownLength("its step is not a known non-zero integer")
     if lower is None and upper is None and abs(stride) == 1:
         return full  # ``x[:]`` and ``x[::-1]``; sympy's Min/Max/ceiling cost ~0.1 s to warm up
+    if lower is None and upper is None and stride.is_negative:
+        return sp.ceiling(full / -stride)  # ``x[::-2]``: from the last entry back, every other
     if stride.is_negative:
         raise UnknownLength("a negative step with bounds is not analyzed")
     start, from_end = (E.ZERO, None) if lower is None else _position(lower, full, assume)

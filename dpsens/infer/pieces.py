@@ -160,6 +160,18 @@ def unpacked(inputs: Mapping[str, Value], base: Value, parts: list[Value]) -> li
             if part.ctx == base.ctx else part for k, part in enumerate(parts)]
 
 
+def split(inputs: Mapping[str, Value], value: Value) -> Value:
+    """An input tuple as the tuple of its components, each reading its part (for a slice
+    ``p[0:2]`` of it); any other value as it is."""
+    from dpsens.infer.values import Value, tuple_value
+
+    if value.parts is not None or not isinstance(value.type, T.TupleType) \
+            or _input(inputs, value) is None:
+        return value
+    return tuple_value(tuple(unpacked(inputs, value, [Value(t, value.ctx)
+                                                      for t in value.type.elts])))
+
+
 def _input(inputs: Mapping[str, Value], value: Value) -> str | None:
     """The variable the value is, when it is an input itself."""
     if len(value.ctx) != 1:

@@ -163,3 +163,17 @@ def test_a_function_that_mutates_its_input_does_not_hide_a_violation() -> None:
               "assumptions": [], "returns": "Real"}
     outcome = audit_privacy(release, report, {"eps": 1.0}, runs=2000, seed=2)
     assert outcome.violations and outcome.violations[0].epsilon_lower > 1.0
+
+
+@pytest.mark.parametrize("text", ["Bool", "MetricVector[L1, Bool]", "MetricMatrix[L_inf, Bool]"])
+def test_bool_pairs_hold_only_zeros_and_ones(text: str) -> None:
+    """A Bool parameter only ever holds 0 or 1: pairs of ±1e6 refuted a correct claim of 7
+    for 7·b (a false counterexample, exit 1)."""
+    from dpsens.audit import neighbours
+
+    metric = parse(text)
+    if metric is None:
+        pytest.skip(f"{text} is not a drawable type")
+    for a, b in neighbours.adversarial_pairs(metric, 4, 3):
+        assert set(np.unique(np.asarray(a, dtype=float))) <= {0.0, 1.0}
+        assert set(np.unique(np.asarray(b, dtype=float))) <= {0.0, 1.0}

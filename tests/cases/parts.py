@@ -134,3 +134,12 @@ def noised_rows(m: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:
     first = np.clip(np.sum(np.clip(m[0, :], 0.0, 1.0)), 0.0, 1.0)
     second = np.clip(np.sum(np.clip(m[1, :], 0.0, 1.0)), 0.0, 1.0)
     return laplace_mechanism(1.0, eps, first - second)
+
+
+def sliced(p: tuple[Real, Real, Real]) -> Real:  # expect: p=2
+    q = p[0:2]  # a tuple of the components 0 and 1 (was DPS301)
+    return q[0] + q[1] + p[1]
+
+
+def every_other_from_the_end(p: tuple[Real, Real, Real]) -> tuple[Real, Real]:  # expect: p=1; returns=tuple[Real, Real]
+    return p[::-2]

@@ -61,3 +61,7 @@ def trimmed_mean(v: MetricVector[L1, Real], k: Static[int]) -> Real:  # expect: 
 
 def trims_one(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/2 + 1/max(0, len(v) - 2); assumes=len(v) - 2 >= 0
     return tail_by_length(v, 2) + trimmed_mean(v, 1)
+
+
+def every_other_backwards(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=ceiling(len(v)/2)
+    return np.sum(v[::-2])  # no bounds: from the last entry back (was DPS301)
