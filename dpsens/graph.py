@@ -229,8 +229,35 @@ class ModuleGraph:
         self._resolved.clear()
 
     def expand(self, provide: Callable[[list[Source]], dict[str, Facts]]) -> None:
-        """Resolve imports breadth first from the reported modules; ``provide`` parses."""
-        frontier = [s for s in self.sources.values() if s.reported and s.text is not None]
+        """Resolve imports breadth first from the reported modules, then from the checked
+        files that change their objects without naming dpsens; ``provide`` parses."""
+        self._walk([s for s in self.sources.values() if s.reported and s.text is not None],
+                   provide)
+        self._walk(self._unreported_writers(provide), provide, direct=True)
+
+    def _unreported_writers(self, provide: Callable[[list[Source]], dict[str, Facts]]
+                            ) -> list[Source]:
+        """Checked files that do not name dpsens but change an analyzed module's objects
+        (``cfg.SCALE = 100.0`` in a script importing cfg, R-global): a file is parsed only
+        when its text names an analyzed module (none in a tree without dpsens). Only their
+        direct writes count (a store, an assignment): what an application hands to code
+        dpsens cannot see (a module object, ``cfg.*``) would make every analyzed global
+        unknown wherever an application uses the analyzed library."""
+        analyzed = set(self.facts)
+        names = {self.sources[shown].name.rpartition(".")[2] for shown in analyzed} - {""}
+        pending = [s for s in self._checked
+                   if not s.reported and s.text is not None and s.shown not in analyzed]
+        words: dict[str, frozenset[str]] = {}
+        candidates = [s for s in pending if names and _may_import(s, names, False, words)]
+        if not candidates:
+            return []
+        self.facts.update(provide(candidates))
+        return [s for s in candidates if any(
+            (written := self._resolve(s, write)) is not None and written.shown in analyzed
+            for write in self.facts[s.shown].writes if not write.endswith("*"))]
+
+    def _walk(self, frontier: list[Source], provide: Callable[[list[Source]], dict[str, Facts]],
+              direct: bool = False) -> None:
         while frontier:
             missing = [s for s in frontier if s.shown not in self.facts and s.text is not None]
             self.facts.update(provide(missing) if missing else {})
@@ -245,6 +272,8 @@ class ModuleGraph:
                 deps = sorted({d.shown for d in targets if d is not None and d is not source})
                 self.edges[source.shown] = tuple(deps)
                 for write in facts.writes:  # `cfg.ARR`, not `cfg` (a call `cfg.f()`)
+                    if direct and write.endswith("*"):
+                        continue
                     written = self._resolve(source, write)
                     if written is not None and written is not source and written.name != write:
                         self.writers.setdefault(written.shown, set()).add(source.shown)

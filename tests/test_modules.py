@@ -642,3 +642,15 @@ def test_a_global_given_to_a_class_statement_does_not_crash(tmp_path: Path) -> N
     [file] = check_paths([str(tmp_path / "m.py")]).files
     assert [f["params"][0]["sensitivity"] for f in file.functions] == ["1"]
     assert not file.diagnostics
+
+
+def test_a_writer_that_does_not_name_dpsens_is_seen(tmp_path: Path) -> None:
+    """A script that changes a module global (cfg.SCALE = 100.0) was only read when its text
+    named dpsens: f was reported 1 for cfg.SCALE * x."""
+    _write(tmp_path, {"cfg.py": "SCALE = 1.0\n",
+                      "b.py": "import cfg\nfrom dpsens import Real\n\n"
+                              "def f(x: Real) -> Real:\n    return cfg.SCALE * x\n",
+                      "w.py": "import cfg\ncfg.SCALE = 100.0\n"})
+    [file] = [f for f in check_paths([str(tmp_path)]).files if f.functions]
+    assert file.functions[0]["params"][0]["sensitivity"] == "inf"
+    assert any(d.code == "DPS206" and "cfg.SCALE" in d.message for d in file.diagnostics)
