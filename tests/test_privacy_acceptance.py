@@ -274,3 +274,17 @@ def test_an_epsilon_too_large_for_floats_is_composed_exactly(tmp_path: Path) -> 
     [report] = file.functions
     [x] = report["params"]
     assert (x["epsilon"], x["delta"]) == (str(10**200 + 1), "0")
+
+
+def test_a_callees_trace_is_shown_at_the_call_s_static_values(tmp_path: Any) -> None:
+    """The inner mechanism's scale and epsilon took the call's eps = 0.1, but its
+    'charged' kept the callee's symbol: (eps, 0)."""
+    path = tmp_path / "nested.py"
+    path.write_text("from dpsens import Priv, Real, Static, laplace_mechanism\n\n\n"
+                    "def lap(x: Real, eps: Static[float]) -> Priv[Real]:\n"
+                    "    return laplace_mechanism(1.0, eps, x)\n\n\n"
+                    "def caller(x: Real) -> Priv[Real]:\n    return lap(x, 0.1)\n")
+    [call] = _function(str(path), "caller")["mechanisms"]
+    [inner] = call["mechanisms"]
+    assert (inner["scale"], inner["epsilon"], inner["charged"]) == ("10", "1/10", {"x": "(1/10, 0)"})
+    assert call["charged"] == {"x": "(1/10, 0)"}

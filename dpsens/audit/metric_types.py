@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dpsens.text import top_level_items
+
 _CONTAINER = re.compile(
     r"^(MetricVector|MetricMatrix|ClippedVector|ClippedMatrix)\[(?:(\w+), )?(\w+), (\w+)\]$")
 
@@ -28,7 +30,7 @@ def parse(text: str) -> Metric | None:
         return Metric("scalar", kind)
     for shape in ("tuple", "list"):
         if text.startswith(f"{shape}[") and text.endswith("]"):
-            parts = [parse(part) for part in _top_level_items(text[len(shape) + 1:-1])]
+            parts = [parse(part) for part in top_level_items(text[len(shape) + 1:-1])]
             if not parts or None in parts or (shape == "list" and len(parts) != 1):
                 return None
             return Metric(shape, "", parts=tuple(p for p in parts if p is not None))
@@ -39,14 +41,3 @@ def parse(text: str) -> Metric | None:
     shape = "vector" if "Vector" in name else "matrix"
     return Metric(shape, kind, norm, clip)
 
-
-def _top_level_items(text: str) -> list[str]:
-    """``a, b[c, d]`` -> ``["a", "b[c, d]"]``."""
-    items, depth, start = [], 0, 0
-    for position, char in enumerate(text):
-        depth += {"[": 1, "]": -1}.get(char, 0)
-        if char == "," and depth == 0:
-            items.append(text[start:position].strip())
-            start = position + 1
-    items.append(text[start:].strip())
-    return [item for item in items if item]

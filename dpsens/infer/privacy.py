@@ -16,6 +16,7 @@ from dpsens.infer.values import Value, sampled, unknown
 from dpsens.privacy import ledger as L
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
+from dpsens.text import top_level_items
 
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
@@ -259,14 +260,25 @@ def _instantiate(entries: list[dict[str, Any]], mapping: dict[E.Expr, E.Expr]) -
             if key == "mechanisms":
                 copy[key] = _instantiate(value, mapping)
             elif isinstance(value, str) and key not in ("kind", "function", "bound") and names:
-                try:
-                    copy[key] = E.render(E.parse(value, dict(names)))
-                except (SyntaxError, TypeError, ValueError, AttributeError):
-                    copy[key] = value
+                copy[key] = _substituted(value, names)
+            elif key == "charged" and names:  # the callee's parameters: (eps, 0) at this call
+                copy[key] = {param: _substituted(cost, names) for param, cost in value.items()}
             else:
                 copy[key] = value
         out.append(copy)
     return out
+
+
+def _substituted(text: str, names: dict[str, E.Expr]) -> str:
+    """A trace expression (or an (epsilon, delta) pair of them) at a call's static values."""
+    if text.startswith("(") and text.endswith(")"):
+        parts = top_level_items(text[1:-1])
+        return "(" + ", ".join(_substituted(part, names) for part in parts) + ")"
+    try:
+        return E.render(E.parse(text, dict(names)))
+    except (SyntaxError, TypeError, ValueError, AttributeError):
+        return text
+
 
 
 def _product(counts: list[E.Expr]) -> E.Expr:
