@@ -252,11 +252,16 @@ class CallSite:
         conditions = [(c, E.replace(c, tuple(self.mapping.items()))) for c in self.summary.conditions]
         for condition, instance in [*sizes, *conditions]:
             # Decided under the caller's sign facts too (its s > 0, k >= 0): D47.
-            if instance == sp.false or (instance.free_symbols & self.unknown_statics) or \
-                    self.caller.decide(instance) is False:
+            unknown = instance.free_symbols & self.unknown_statics
+            if instance == sp.false or unknown or self.caller.decide(instance) is False:
                 shown = E.render(condition)
+                why = "which this call does not satisfy" if not unknown else (
+                    "which cannot be checked here: " + ", ".join(
+                        f"'{s}'" for s in sorted(map(str, unknown))) +
+                    " has no single known value (a value chosen by a branch, or computed "
+                    "from floats)")
                 self.caller.report(self.span, "DPS306", f"{self.summary.name}() is only bounded "
-                                   f"when {shown}, which this call does not satisfy")
+                                   f"when {shown}, {why}")
                 return False
             self.caller.assume(instance)
         return True
