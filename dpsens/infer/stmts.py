@@ -336,16 +336,18 @@ class StatementRules:
                 current = self.expr(target.target)
                 current, operand = arith.unify_sizes([current, self.expr(statement.value)],
                                                      self.assume)
+                increment = operand
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
+                stored = _moved_by_increment(statement.op, current, increment, operand)
                 if (isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED) \
                         and target.base is not None and target.base in self.env \
                         and is_list(self.env[target.base]):
                     listed = target.base  # an array of this list changed in place
                     self.changed_element(listed, operand, statement.span)
             else:
-                operand = self.expr(statement.value)
-            self.mutate(target, operand)  # type: ignore[arg-type]
+                operand = stored = self.expr(statement.value)
+            self.mutate(target, stored)  # type: ignore[arg-type]
             if listed is not None:
                 self.rejoin_list_parts(listed, operand)
             return
@@ -377,6 +379,22 @@ class StatementRules:
         from dpsens.infer.loops import run_loop
 
         run_loop(self, statement)
+
+
+def _moved_by_increment(op: str, current: Value, increment: Value, result: Value) -> Value:
+    """``x[i] += e`` (or ``-=``) stores x[i] + e: the container's entries there move by
+    their own move plus e's, which the container's context already counts for the first
+    (R-store-increment): the stored value, measured by e's move alone. Storing x[i] + e
+    with its whole context counted the old entries twice (2**k - 1 for k increments)."""
+    from dpsens.infer import arith
+
+    if op not in ("+", "-") or result.type == UNKNOWN \
+            or T.scalar_kind_of(result.type) not in ("Real", "Integer"):
+        return result
+    moved = arith.binary(op, Value(current.type), increment, lambda code, message: None)
+    if moved.type != result.type:
+        return result
+    return result.with_ctx(moved.ctx)
 
 
 def _may_return(statement: ir.Stmt) -> bool:

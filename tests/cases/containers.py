@@ -323,3 +323,24 @@ def picked_by_a_static_index(x: Real, y: Real, i: Static[int]) -> Real:  # expec
 
 def picked_among_different_types(x: Real, i: Static[int]) -> Real:  # expect: x=inf; i=static; returns=unknown
     return (x, np.ones(3))[i]  # E: DPS301
+
+
+# R-store-increment: x[i] += e moves x by its own move plus e's (it was counted twice:
+# k increments of out[0] += x were 2**k - 1).
+def accumulated_entry(x: Real) -> MetricVector[L1, Real]:  # expect: x=5
+    out = np.zeros(3)
+    for _ in range(5):
+        out[0] += x
+    return out
+
+
+def incremented_slice(v: MetricVector[L1, Real], x: Real) -> MetricVector[L1, Real]:  # expect: v=1; x=min(3, len(v))
+    w = v.copy()
+    w[0:3] += x
+    return w
+
+
+def decremented_entry(v: MetricVector[L1, Real], x: Real) -> MetricVector[L1, Real]:  # expect: v=1; x=2
+    w = v.copy()
+    w[1] -= 2 * x
+    return w
