@@ -288,3 +288,18 @@ def test_a_callees_trace_is_shown_at_the_call_s_static_values(tmp_path: Any) -> 
     [inner] = call["mechanisms"]
     assert (inner["scale"], inner["epsilon"], inner["charged"]) == ("10", "1/10", {"x": "(1/10, 0)"})
     assert call["charged"] == {"x": "(1/10, 0)"}
+
+
+def test_a_hundred_million_releases_are_accounted_without_pld(tmp_path: Any) -> None:
+    """K32: a numeric loop of 10⁸ Laplace releases ran the PLD accountant on a grid of
+    width 10 for losses within ±2·10⁻⁵ (the grid grows with the count): 154 s, past the
+    time limit (DPS005, exit 2), for an ε of 5980. Such a grid is not run; zCDP answers.
+    (Not a case file: the neighbour tests run each case, here 10⁸ times.)"""
+    path = tmp_path / "many.py"
+    path.write_text("from dpsens import Priv, Real, laplace_mechanism\n\n\n"
+                    "def many(x: Real) -> Priv[Real]:\n    t = 0.0\n"
+                    "    for _ in range(100000000):\n"
+                    "        t = t + laplace_mechanism(1.0, 0.00001, x)\n    return t\n")
+    found = _function(str(path), "many")
+    assert found["accounting"] == "zcdp"
+    assert (found["params"][0]["epsilon"], found["params"][0]["delta"]) == ("0.375262", "1/100000")

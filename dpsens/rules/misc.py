@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -565,9 +566,12 @@ def _numbers_as_vector(x: Value) -> Value | None:
     if not kinds or None in kinds or ("Data" in kinds and kinds != {"Data"}):
         return None
     kind = "Real" if "Real" in kinds else "Data" if "Data" in kinds else "Integer"
+    # Entries of known magnitude bound the vector's (np.array([1.0, -2.0, 3.0]): 3).
+    magnitudes = [p.magnitude() for p in x.parts] if x.parts is not None else [None]
+    bound = None if None in magnitudes else functools.reduce(E.smax, magnitudes)  # type: ignore[arg-type]
     # The entries keep their own contexts: report_noisy_max pays the largest, not their sum.
     return Value(T.Vector("L1", kind, E.number(len(x.type.elts))), x.ctx,  # type: ignore[union-attr]
-                 parts=x.parts)
+                 bound=bound, parts=x.parts)
 
 
 def unbox(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

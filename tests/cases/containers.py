@@ -344,3 +344,11 @@ def decremented_entry(v: MetricVector[L1, Real], x: Real) -> MetricVector[L1, Re
     w = v.copy()
     w[1] -= 2 * x
     return w
+
+
+def dot_with_a_literal(v: MetricVector[L1, Real]) -> Real:  # expect: v=3; assumes=3 == len(v)
+    return np.dot(v, np.array([1.0, -2.0, 3.0]))  # entries at most 3 (was DPS305, inf)
+
+
+def times_a_literal(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=3; assumes=3 == len(v)
+    return v * np.array([1.0, -2.0, 3.0])

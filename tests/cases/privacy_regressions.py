@@ -648,12 +648,3 @@ def count_kept_across_rounds(X: MetricMatrix[L_inf, Data], eps: Static[float], k
         center = laplace_mechanism(1.0, eps, below)
     return center
 
-
-# K32: a numeric loop of 10⁸ Laplace releases ran the PLD accountant on a grid of width 10
-# for losses within ±2·10⁻⁵ (the grid grows with the count): 154 s, past the time limit
-# (DPS005, exit 2), for an ε of 5980. Such a grid is not run; zCDP answers.
-def hundred_million_releases(x: Real) -> Priv[Real]:  # expect: x=(0.375262, 1/100000); accounting=zcdp
-    t = 0.0
-    for _ in range(100000000):
-        t = t + laplace_mechanism(1.0, 0.00001, x)
-    return t
