@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Union
 
 from dpsens import types as T
 from dpsens.sym import context as C
@@ -34,7 +34,9 @@ from dpsens.sym import expr as E
 if TYPE_CHECKING:
     from dpsens.infer.values import Value
 
-Key = Optional[int]  # a part's position, None for the whole input
+# A part's position (the sum's parts: a tuple's components, an L1 vector's entries, a
+# matrix's rows), ("L2", position) for an entry of an L2 vector, None for the whole input.
+Key = Optional[Union[int, tuple[str, int]]]
 Pieces = Mapping[str, Mapping[Key, E.Expr]]
 
 
@@ -50,11 +52,15 @@ def _has(value: Value) -> bool:
 
 
 def bound(pieces: Pieces) -> C.Context:
-    """Per variable, the whole input's coefficient plus the largest part's."""
+    """Per variable, the whole input's coefficient, plus the largest part's, plus the L2 norm
+    of the L2 entries' (each group bounds its own terms, so their sum bounds all)."""
     out = {}
     for variable, parts in pieces.items():
-        largest = functools.reduce(_larger, (r for k, r in parts.items() if k is not None), E.ZERO)
-        out[variable] = E.add(parts.get(None, E.ZERO), largest)
+        largest = functools.reduce(_larger, (r for k, r in parts.items() if isinstance(k, int)),
+                                   E.ZERO)
+        squares = [E.mul(r, r) for k, r in parts.items() if isinstance(k, tuple)]
+        l2 = E.sqrt(functools.reduce(E.add, squares)) if squares else E.ZERO
+        out[variable] = E.add(E.add(parts.get(None, E.ZERO), largest), l2)
     return out
 
 
@@ -180,12 +186,13 @@ def _input(inputs: Mapping[str, Value], value: Value) -> str | None:
     return variable if inputs.get(variable) is value else None
 
 
-def part_of(inputs: Mapping[str, Value], value: Value, key: int) -> Pieces | None:
+def part_of(inputs: Mapping[str, Value], value: Value, key: Key) -> Pieces | None:
     """The pieces of part ``key`` of a value passed for a parameter whose parts a callee
     reads: a tuple's component, or that part of an input; None when the value has no
     parts to tell apart."""
     if value.parts is not None:
-        return of(value.parts[key]) if 0 <= key < len(value.parts) else None
+        return of(value.parts[key]) if isinstance(key, int) and 0 <= key < len(value.parts) \
+            else None
     variable = _input(inputs, value)
     if variable is None:
         return None
@@ -207,7 +214,7 @@ def _part(t: T.Type, position: E.Expr | None, indices: int) -> Key:
         return None
     if isinstance(t, T.TupleType) and indices == 1:
         size: E.Expr = E.number(len(t.elts))
-    elif isinstance(t, T.Vector) and t.norm == "L1" and indices == 1:
+    elif isinstance(t, T.Vector) and t.norm in ("L1", "L2") and indices == 1:
         size = t.length
     elif isinstance(t, T.Matrix):
         size = t.rows  # a row, or entries of one row
@@ -218,4 +225,5 @@ def _part(t: T.Type, position: E.Expr | None, indices: int) -> Key:
         position = size + position
         if not position.is_Integer or position < 0:
             return None
-    return int(position)
+    # An L2 vector's entries: Σ_k c_k·d_k ≤ ‖c‖₂·√(Σ_k d_k²), by Cauchy–Schwarz.
+    return ("L2", int(position)) if isinstance(t, T.Vector) and t.norm == "L2" else int(position)

@@ -74,8 +74,12 @@ def l_inf_entries(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=2
     return v[0] + v[1]  # each entry may move by the whole distance
 
 
-def l2_entries(v: MetricVector[L2, Real]) -> Real:  # expect: v=2
-    return v[0] + v[1]  # (√2 is the truth; R-parts needs a sum metric)
+def l2_entries(v: MetricVector[L2, Real]) -> Real:  # expect: v=sqrt(2)
+    return v[0] + v[1]  # Cauchy–Schwarz: Σ c_k·d_k ≤ ‖c‖₂·‖d‖₂ (exact)
+
+
+def l2_weighted_entries(v: MetricVector[L2, Real]) -> Real:  # expect: v=2*sqrt(2)
+    return v[0] - 2 * v[1] + v[0]  # coefficients (2, -2)
 
 
 def two_rows(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=1
