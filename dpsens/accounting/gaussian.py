@@ -102,19 +102,20 @@ def analytic_gaussian_sigma(s: float, eps: float, delta: float) -> float:
     # Floating-point safety: nudge sigma up until Theorem 8 certifies it directly, in
     # floats and then in 60 digits (floats erred by a relative 1e-5 of delta at 1e-100).
     step = 1e-12  # doubled each time: at most twice the increase needed
-    while gaussian_delta(eps, s / sigma) > delta or _exact_delta(eps, s / sigma) > delta:
+    while gaussian_delta(eps, s / sigma) > delta or _exact_delta(eps, s, sigma) > delta:
         sigma = math.nextafter(sigma, math.inf) * (1 + step)
         step *= 2
     return sigma
 
 
-def _exact_delta(eps: float, mu: float) -> float:
-    """Theorem 8's delta in 60-digit arithmetic, rounded up to a float (a check of
-    gaussian_delta where its floats cancel or underflow)."""
-    import mpmath
+def _exact_delta(eps: float, s: float, sigma: float) -> float:
+    """Theorem 8's delta at mu = s/sigma in 60-digit arithmetic (the quotient too: in
+    floats it errs by 1e-16, which moves a delta of 1e-199 by 6e-14), rounded up to a
+    float: a check of gaussian_delta where its floats cancel or underflow."""
+    import mpmath  # type: ignore[import-untyped]
 
     with mpmath.workdps(60):
-        e, m = mpmath.mpf(eps), mpmath.mpf(mu)
+        e, m = mpmath.mpf(eps), mpmath.mpf(s) / mpmath.mpf(sigma)
         exact = mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
         return math.nextafter(float(exact), math.inf) if exact > 0 else 0.0
 

@@ -320,7 +320,7 @@ class CallSite:
         for key, coefficient in read.items():
             here = self.instance(coefficient)
             part = pieces.of(argument) if key is None else \
-                pieces.part_of(self.caller.shared.inputs, argument, key)
+                pieces.part_of(argument, key)
             if here is None or here.free_symbols & self.unknown_statics or part is None:
                 return None
             split.append((here, part))

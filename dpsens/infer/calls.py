@@ -432,9 +432,8 @@ class CallRules:
                       and all(isinstance(e, T.Scalar) for e in t.elts)}
         args = [(given or {}).get(i) or (
             tuple_value(tuple(Value(e, C.single(c)) for e, c in zip(t.elts, components[n])))  # type: ignore[union-attr]
-            if n in components else Value(t, C.single(n)))
+            if n in components else Value(t, C.single(n), input_of=n))
             for i, (t, n) in enumerate(zip(arg_types, names))]
-        self.shared.inputs.update((n, arg) for n, arg in zip(names, args) if n in arg.ctx)
         outer, self.ledger = self.ledger, Ledger()
         before = dict(self.env)
         try:

@@ -87,9 +87,6 @@ class _Shared:
     causes: dict[str, list[tuple[Span, str]]] = field(default_factory=dict)
     reads_state: bool = False  # reads a global some function may change (R-global)
     refusals: int = 0  # calls refused so far (DPS303 and the like): calls.CallRules.refuse
-    # variable -> the value that is that input itself (a parameter's, a builtin's function
-    # argument's): its parts are read by known indices (pieces.py, R-parts).
-    inputs: dict[str, Value] = field(default_factory=dict)
     errors: int = 0  # error diagnostics reported so far
     inlined: int = 0  # closure bodies analyzed so far: calls.CallRules.call_closure
     rebound: set[str] = field(default_factory=set)  # names nested defs may rebind (ir.Function)
@@ -568,7 +565,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if chosen is not None:
                 return chosen
         seen = self.diagnostics_seen()
-        whole = pieces.split(self.shared.inputs, base) if isinstance(index[0], tuple) else base
+        whole = pieces.split(base) if isinstance(index[0], tuple) else base
         value = subscript(whole, index, self._reporter(e.span), self.assume)
         if self.diagnostics_seen() == seen:
             self.unbounded_here(e.span, value.ctx, (base.ctx,), "an index that depends on "
@@ -581,7 +578,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
             if read is not None and self.env.get(e.index[0].id) is read[1] \
                     and self.env.get(e.value.id) is read[2]:
                 value = value.with_ctx(C.single(read[0]))  # this iteration's own row (loops.py)
-        return pieces.read(self.shared.inputs, base, index, self._own_batch(e, base, index, value))
+        return pieces.read(base, index, self._own_batch(e, base, index, value))
 
     def _own_batch(self, e: ir.Subscript, base: Value, index: list[object], value: Value) -> Value:
         """``m[lo:hi, ...]`` in a loop whose symbolic index j the bounds follow, where the next

@@ -16,8 +16,9 @@ for: any rule that makes another context, knowing nothing of pieces, leaves only
 context, a sound bound of its own.
 
 Parts are known only where the index is a known integer and the container is the
-input itself (the very value bound to a parameter, or to a builtin's function
-argument): ``v[0]`` of a reversed copy of v is not v's entry 0.
+input itself (the value bound to a parameter, or to a builtin's function argument,
+marked by Value.input_of): ``v[0]`` of a reversed copy of v is not v's entry 0, nor is
+``w[0]`` of ``w = v if flag else v[::-1]``.
 """
 
 from __future__ import annotations
@@ -142,12 +143,12 @@ def capped(value: Value, before: Value, discrete: set[str], span: E.Expr) -> Val
                           for variable, parts in of(before).items()})
 
 
-def read(inputs: Mapping[str, Value], base: Value, index: list[object], value: Value) -> Value:
+def read(base: Value, index: list[object], value: Value) -> Value:
     """``base[index]`` where base is an input itself and the index a known integer: the
     value reads that part of it (a component, an entry of an L1 vector, a row)."""
     if _has(value):
         return value  # a tuple's component, with its own
-    variable = _input(inputs, base)
+    variable = _input(base)
     if variable is None or len(value.ctx) != 1 or variable not in value.ctx \
             or not index or isinstance(index[0], tuple):
         return kept(value, base)
@@ -157,43 +158,41 @@ def read(inputs: Mapping[str, Value], base: Value, index: list[object], value: V
     return replace(value, pieces=(value.ctx, {variable: {key: value.ctx[variable]}}))
 
 
-def unpacked(inputs: Mapping[str, Value], base: Value, parts: list[Value]) -> list[Value]:
+def unpacked(base: Value, parts: list[Value]) -> list[Value]:
     """``a, b = p`` for an input p: each name reads its component."""
-    variable = _input(inputs, base)
+    variable = _input(base)
     if variable is None or not isinstance(base.type, T.TupleType):
         return parts
     return [replace(part, pieces=(part.ctx, {variable: {k: part.ctx[variable]}}))
             if part.ctx == base.ctx else part for k, part in enumerate(parts)]
 
 
-def split(inputs: Mapping[str, Value], value: Value) -> Value:
+def split(value: Value) -> Value:
     """An input tuple as the tuple of its components, each reading its part (for a slice
     ``p[0:2]`` of it); any other value as it is."""
     from dpsens.infer.values import Value, tuple_value
 
     if value.parts is not None or not isinstance(value.type, T.TupleType) \
-            or _input(inputs, value) is None:
+            or _input(value) is None:
         return value
-    return tuple_value(tuple(unpacked(inputs, value, [Value(t, value.ctx)
+    return tuple_value(tuple(unpacked(value, [Value(t, value.ctx)
                                                       for t in value.type.elts])))
 
 
-def _input(inputs: Mapping[str, Value], value: Value) -> str | None:
+def _input(value: Value) -> str | None:
     """The variable the value is, when it is an input itself."""
-    if len(value.ctx) != 1:
-        return None
-    variable = next(iter(value.ctx))
-    return variable if inputs.get(variable) is value else None
+    variable = value.input_of
+    return variable if variable is not None and value.ctx == {variable: E.ONE} else None
 
 
-def part_of(inputs: Mapping[str, Value], value: Value, key: Key) -> Pieces | None:
+def part_of(value: Value, key: Key) -> Pieces | None:
     """The pieces of part ``key`` of a value passed for a parameter whose parts a callee
     reads: a tuple's component, or that part of an input; None when the value has no
     parts to tell apart."""
     if value.parts is not None:
         return of(value.parts[key]) if isinstance(key, int) and 0 <= key < len(value.parts) \
             else None
-    variable = _input(inputs, value)
+    variable = _input(value)
     if variable is None:
         return None
     return {variable: {key: value.ctx[variable]}}

@@ -311,7 +311,7 @@ class StatementRules:
     def _unpacked(self: Analysis, target: ir.TupleTarget, value: Value) -> list[Value]:
         parts = _unpack(value, len(target.elts))
         if parts is not None:
-            parts = pieces.unpacked(self.shared.inputs, value, parts)
+            parts = pieces.unpacked(value, parts)
         if parts is None and value.type == UNKNOWN:
             parts = [unknown(value.ctx)] * len(target.elts)  # already reported where it arose
         if parts is None:

@@ -133,7 +133,6 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     analysis.shared.rebound = set(function.rebound)
     for param, annotation in params:
         analysis.env[param.name] = _initial_value(param.name, annotation)
-        analysis.shared.inputs[param.name] = analysis.env[param.name]
     for name in function.unsupported_params:
         program.report(module, function.span, "DPS201", f"*{name} parameters are not analyzed")
         analysis.poisoned = True
@@ -317,7 +316,8 @@ def _initial_value(name: str, annotation: Annotation) -> Value:
             return Value(annotation.type)  # a public array or other value
         exact = E.static_symbol(name) if annotation.bound is None else E.number(annotation.bound)
         return Value(annotation.type, C.EMPTY, exact=exact)
-    return Value(annotation.type, C.single(name), rowwise=rowwise.of_parameter(name, annotation.type))
+    return Value(annotation.type, C.single(name), rowwise=rowwise.of_parameter(name, annotation.type),
+                 input_of=name)
 
 
 def _fit_return(program: Program, module: ir.Module, function: ir.Function, result: Value,

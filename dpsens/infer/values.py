@@ -67,6 +67,10 @@ class Value:
     # The context's pieces (pieces.py, R-parts): the coefficients of the disjoint parts of
     # inputs it reads, valid only beside the context they were made for (the first item).
     pieces: tuple[C.Context, Pieces] | None = None
+    # The variable this value is, itself (a parameter's value, a builtin's function
+    # argument): its parts may be read (pieces.py). Part of equality, so a branch's join of
+    # the input and a copy equal to it in every other field (v or v[::-1]) is not the input.
+    input_of: str | None = None
 
     @property
     def public(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import optimize, stats
 
@@ -94,6 +94,8 @@ def test_gaussians_beside_a_pure_step_are_never_undercounted(k: int, multiplier:
 
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(st.floats(-7.0, 1.5), st.floats(-300.0, -2.0))
+@example(-6.0, -100.0)  # floats certified it, 1e-5 relatively above delta
+@example(0.0, -198.51193371876053)  # mu = s/sigma as a float quotient: 6e-14 above
 def test_the_analytic_sigma_meets_its_delta_in_exact_arithmetic(log_eps: float,
                                                                log_delta: float) -> None:
     """Balle–Wang's Theorem 8 at the σ returned, in 80 digits: at ε = 1e-6, δ = 1e-100 the

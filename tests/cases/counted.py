@@ -65,7 +65,7 @@ def other_statements(k: Integer) -> Real:  # expect: k=2
     return out
 
 
-def fractional_amount_is_real(k: Integer) -> Integer:  # expect: k=inf; returns=Integer  # E: DPS104
+def fractional_amount_is_real(k: Integer) -> Integer:  # expect: k=inf; returns=Real  # E: DPS104
     u = 0
     if k > 0:
         u += 0.5  # u becomes a float: 0.5 apart, not an Integer at least 1 apart

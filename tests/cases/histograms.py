@@ -92,10 +92,10 @@ def most_common_bin(data: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv
     return report_noisy_max(1.0, eps, counts)  # every count moves by 1
 
 
-def counts_changed_in_place(data: MetricMatrix[L_inf, Data]) -> MetricVector[L2, Integer]:  # expect: data=4
+def counts_changed_in_place(data: MetricMatrix[L_inf, Data]) -> MetricVector[L2, Integer]:  # expect: data=3
     counts, _ = np.histogram(data[:, 0], bins=4, range=(0.0, 1.0))
     counts[0] += np.count_nonzero(data[:, 1] > 0.5)  # the first count may now move by 2
-    return counts  # (the peak is gone: measured in L1, 2 + (1 + 1))
+    return counts  # (the peak is gone: measured in L1, 2 + 1 (R-store-increment); truth √5)
 
 
 def one_count(data: MetricMatrix[L_inf, Data]) -> Integer:  # expect: data=1

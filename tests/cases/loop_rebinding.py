@@ -79,7 +79,7 @@ def in_place_array_alias(v: MetricVector[L1, Real], k: Static[int]) -> MetricVec
     return s
 
 
-def store_through_array_alias(v: MetricVector[L1, Real], k: Static[int]) -> MetricVector[L1, Real]:  # expect: v=2*3**k; k=static; assumes=k >= 0
+def store_through_array_alias(v: MetricVector[L1, Real], k: Static[int]) -> MetricVector[L1, Real]:  # expect: v=2**k; k=static; assumes=k >= 0
     # w[0] doubles every iteration: truth 2**k
     w = v + 0.0
     s = w
@@ -88,7 +88,7 @@ def store_through_array_alias(v: MetricVector[L1, Real], k: Static[int]) -> Metr
     return w
 
 
-def entry_doubling(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=2*3**len(v)
+def entry_doubling(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=2**len(v)
     # s is w: truth 2 (coupled carried arrays stay loose, L6)
     w = v + 0.0
     s = w
@@ -107,7 +107,7 @@ def view_rebound_while_stored(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Rea
     return s
 
 
-def view_stored_while_iterated(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=2*3**rows(m)
+def view_stored_while_iterated(m: MetricMatrix[L1, Real]) -> MetricVector[L1, Real]:  # expect: m=2**rows(m)
     c = m + 0.0
     s = c[1, :]
     for i in range(rows(c)):

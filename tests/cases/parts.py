@@ -147,3 +147,28 @@ def sliced(p: tuple[Real, Real, Real]) -> Real:  # expect: p=2
 
 def every_other_from_the_end(p: tuple[Real, Real, Real]) -> tuple[Real, Real]:  # expect: p=1; returns=tuple[Real, Real]
     return p[::-2]
+
+
+# review24: a branch's join returned its first arm when the two were equal in every field,
+# and v and v[::-1] are: the input itself came back, and w[0] was taken for v's entry 0
+# (reported 1; with flag False and v = [0, 0] -> [0, 1], the result moves by 2).
+def input_or_reversed(v: MetricVector[L1, Real], flag: Static[bool]) -> Real:  # expect: v=2; flag=static
+    w = v if flag else v[::-1]
+    return w[0] + v[1]
+
+
+def input_or_sorted(v: MetricVector[L1, Real], flag: Static[bool]) -> Real:  # expect: v=2; flag=static
+    w = np.sort(v)
+    if flag:
+        w = v
+    return w[0] + v[1]
+
+
+def rows_or_reversed_rows(m: MetricMatrix[L1, Real], flag: Static[bool]) -> Real:  # expect: m=2; flag=static
+    w = m if flag else m[::-1]
+    return w[0, 0] + m[1, 0]
+
+
+def noised_input_or_reversed(v: MetricVector[L1, Real], flag: Static[bool], eps: Static[float]) -> Priv[Real]:  # expect: v=(2*eps, 0); flag=static; eps=static; accounting=sequential; assumes=eps > 0
+    w = v if flag else v[::-1]
+    return laplace_mechanism(1.0, eps, w[0] + v[1])
