@@ -104,11 +104,12 @@ def _tuple_slice(base: Value, part: Part) -> Value | None:
     from dpsens.infer.values import tuple_value
 
     assert isinstance(base.type, T.TupleType) and isinstance(part, tuple)
-    bounds = []
+    bounds: list[int | None] = []
     for bound in (part + (None, None, None))[:3]:
-        if bound is not None and (bound.exact is None or not bound.exact.is_Integer or bound.ctx):
+        exact = None if bound is None else bound.exact
+        if bound is not None and (exact is None or not exact.is_Integer or bound.ctx):
             return None
-        bounds.append(None if bound is None else int(bound.exact))
+        bounds.append(None if exact is None else int(exact))
     if bounds[2] == 0:
         return None
     items = base.parts or tuple(Value(t, base.ctx) for t in base.type.elts)

@@ -24,7 +24,7 @@ marked by Value.input_of): ``v[0]`` of a reversed copy of v is not v's entry 0, 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Optional, Union
 
@@ -143,7 +143,7 @@ def capped(value: Value, before: Value, discrete: set[str], span: E.Expr) -> Val
                           for variable, parts in of(before).items()})
 
 
-def read(base: Value, index: list[object], value: Value) -> Value:
+def read(base: Value, index: Sequence[object], value: Value) -> Value:
     """``base[index]`` where base is an input itself and the index a known integer: the
     value reads that part of it (a component, an entry of an L1 vector, a row)."""
     if _has(value):

@@ -127,7 +127,7 @@ def _clamped_kind(t: T.Type, low: Value | None, high: Value | None) -> T.Type:
     bounds (retyping Integer as Real keeps every distance). A clip marker stays only where
     lo ≤ 0 ≤ hi, which moves no entry away from 0: np.clip(clip(L_inf, v), 5, 6) has
     entries of 5, not at most 1."""
-    if getattr(t, "clip", None) is not None and not _brackets_zero(low, high):
+    if isinstance(t, (T.Vector, T.Matrix)) and t.clip is not None and not _brackets_zero(low, high):
         t = replace(t, clip=None)
     if T.scalar_kind_of(t) != "Integer" or all(
             b is not None and b.exact is not None and b.exact.is_integer for b in (low, high)):
@@ -568,7 +568,8 @@ def _numbers_as_vector(x: Value) -> Value | None:
     kind = "Real" if "Real" in kinds else "Data" if "Data" in kinds else "Integer"
     # Entries of known magnitude bound the vector's (np.array([1.0, -2.0, 3.0]): 3).
     magnitudes = [p.magnitude() for p in x.parts] if x.parts is not None else [None]
-    bound = None if None in magnitudes else functools.reduce(E.smax, magnitudes)  # type: ignore[arg-type]
+    known = [m for m in magnitudes if m is not None]
+    bound = functools.reduce(E.smax, known) if known and len(known) == len(magnitudes) else None
     # The entries keep their own contexts: report_noisy_max pays the largest, not their sum.
     return Value(T.Vector("L1", kind, E.number(len(x.type.elts))), x.ctx,  # type: ignore[union-attr]
                  bound=bound, parts=x.parts)
