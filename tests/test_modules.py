@@ -654,3 +654,14 @@ def test_a_writer_that_does_not_name_dpsens_is_seen(tmp_path: Path) -> None:
     [file] = [f for f in check_paths([str(tmp_path)]).files if f.functions]
     assert file.functions[0]["params"][0]["sensitivity"] == "inf"
     assert any(d.code == "DPS206" and "cfg.SCALE" in d.message for d in file.diagnostics)
+
+
+def test_importing_a_package_and_its_submodule_is_one_binding(tmp_path: Path) -> None:
+    """`import pkg` then `import pkg.sub.helper` both bind pkg to the package: it was taken
+    as rebound (DPS206, DPS203 and inf for pkg.sub.helper.triple(x))."""
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/sub/__init__.py": "",
+                      "pkg/sub/helper.py": "from dpsens import Real\n\n"
+                                           "def triple(x: Real) -> Real:\n    return 3 * x\n",
+                      "app.py": "from dpsens import Real\nimport pkg\nimport pkg.sub.helper\n\n"
+                                "def g(x: Real) -> Real:\n    return pkg.sub.helper.triple(x)\n"})
+    assert _g(tmp_path, "app.py") == "3"

@@ -109,6 +109,8 @@ def module_bindings(tree: ast.Module, text: str) -> tuple[Counter[str], set[str]
     the parse of benchmark A when this ran on them.
     """
     bound: Counter[str] = Counter()
+    # `import pkg` and `import pkg.sub.helper` bind pkg to the one module pkg: one binding.
+    packages: set[str] = set()
     stack: list[ast.AST] = list(tree.body)
     while stack:
         node = stack.pop()
@@ -126,14 +128,17 @@ def module_bindings(tree: ast.Module, text: str) -> tuple[Counter[str], set[str]
             continue  # `x: int` declares, it binds nothing
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             bound[node.id] += 1
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update(alias.asname or alias.name.split(".")[0]
-                         for alias in node.names if alias.name != "*")
+        elif isinstance(node, ast.Import):
+            bound.update(alias.asname for alias in node.names if alias.asname)
+            packages.update(alias.name.split(".")[0] for alias in node.names if not alias.asname)
+        elif isinstance(node, ast.ImportFrom):
+            bound.update(alias.asname or alias.name for alias in node.names if alias.name != "*")
         elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
             bound[node.name] += 1
         elif isinstance(node, ast.MatchMapping) and node.rest:
             bound[node.rest] += 1
         stack.extend(ast.iter_child_nodes(node))
+    bound.update(packages)
     declared: set[str] = set()
     if "global" in text:  # a declaration in any function, at any depth
         declared = {name for node in ast.walk(tree) if isinstance(node, ast.Global)
