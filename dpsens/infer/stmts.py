@@ -339,7 +339,11 @@ class StatementRules:
                 increment = operand
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
-                stored = _moved_by_increment(statement.op, current, increment, operand)
+                container = self.env.get(target.base) if target.base is not None else None
+                # (a list's slot is replaced by what is stored: its old value must be in it)
+                stored = _moved_by_increment(statement.op, current, increment, operand) \
+                    if container is not None and isinstance(container.type, (T.Vector, T.Matrix)) \
+                    else operand
                 if (isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED) \
                         and target.base is not None and target.base in self.env \
                         and is_list(self.env[target.base]):
@@ -382,10 +386,11 @@ class StatementRules:
 
 
 def _moved_by_increment(op: str, current: Value, increment: Value, result: Value) -> Value:
-    """``x[i] += e`` (or ``-=``) stores x[i] + e: the container's entries there move by
-    their own move plus e's, which the container's context already counts for the first
-    (R-store-increment): the stored value, measured by e's move alone. Storing x[i] + e
-    with its whole context counted the old entries twice (2**k - 1 for k increments)."""
+    """``x[i] += e`` (or ``-=``) into an array stores x[i] + e: the array's entries there
+    move by their own move plus e's, which the array's context already counts for the
+    first (R-store-increment): the stored value, measured by e's move alone. Storing
+    x[i] + e with its whole context counted the old entries twice (2**k - 1 for k
+    increments). Not for a list: its slot is replaced by the stored value itself."""
     from dpsens.infer import arith
 
     if op not in ("+", "-") or result.type == UNKNOWN \

@@ -186,7 +186,8 @@ def _check_kind(values: npt.NDArray[np.float64], t: Any) -> None:
     if kind == "Integer" and not (np.isfinite(values).all() and (values == np.round(values)).all()):
         raise ValueError("unbox: an Integer value must be a whole number")
     if marker in ("ClippedVector", "ClippedMatrix") and arguments:
-        norm = getattr(arguments[0], "__name__", "")  # the clip norm: L1, L2 or L_inf
+        norm = arguments[0] if isinstance(arguments[0], str) else \
+            getattr(arguments[0], "__name__", "")  # the clip norm: L1, L2 or L_inf
         rows = values.reshape(1, -1) if marker == "ClippedVector" else values
         order = {"L1": 1, "L2": 2, "L_inf": np.inf}.get(norm)
         if order is None or (np.linalg.norm(rows, ord=order, axis=1) > 1.0 + 1e-12).any():
@@ -195,9 +196,15 @@ def _check_kind(values: npt.NDArray[np.float64], t: Any) -> None:
 
 def _annotation_parts(t: Any) -> tuple[str, tuple[Any, ...]]:
     """The vocabulary marker's name of an annotation and the arguments of its tag
-    (MetricVector[L1, Integer]: ("MetricVector", (L1, Integer)))."""
+    (MetricVector[L1, Integer]: ("MetricVector", (L1, Integer))); the same of its text
+    ("MetricVector[L1, Integer]", which the analyzer reads as the annotation)."""
     import typing
 
+    if isinstance(t, str):
+        from dpsens.text import top_level_items
+
+        head, _, rest = t.strip().partition("[")
+        return head.strip(), tuple(top_level_items(rest[:-1])) if rest.endswith("]") else ()
     metadata = getattr(t, "__metadata__", ())
     marker = next((getattr(m, "name", "") for m in metadata), "")
     tagged = [a for a in typing.get_args(typing.get_args(t)[0] if metadata else t)

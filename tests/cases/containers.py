@@ -352,3 +352,19 @@ def dot_with_a_literal(v: MetricVector[L1, Real]) -> Real:  # expect: v=3; assum
 
 def times_a_literal(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=3; assumes=3 == len(v)
     return v * np.array([1.0, -2.0, 3.0])
+
+
+# review25: the rule is for arrays only; a list's slot is replaced by the stored value,
+# which must keep the old entry (a[0] += x twice was reported 1, truth 2).
+def list_slot_incremented_twice(x: Real) -> Real:  # expect: x=2
+    a = [0.0]
+    a[0] += x
+    a[0] += x
+    return a[0]
+
+
+def list_slots_chained(x: Real, y: Real) -> Real:  # expect: x=1; y=2
+    a = [x, y]
+    a[0] += a[1]
+    a[1] += a[0]
+    return a[1]

@@ -205,6 +205,13 @@ def test_unbox_checks_what_the_type_says() -> None:
         unbox([0.9, 0.9], ClippedVector[L2, L2, Real], 2)
     with pytest.raises(ValueError, match="norm at most 1 in L1"):
         unbox([[0.5, 0.6]], ClippedMatrix[L1, L1, Real], (1, 2))
+    # The analyzer reads a quoted type as the annotation: so does the check (review25).
+    with pytest.raises(ValueError, match="Bool value must be 0 or 1"):
+        unbox(1000.0, "Bool", ())
+    with pytest.raises(ValueError, match="Integer value must be a whole number"):
+        unbox([1.0, 2.5], "MetricVector[L1, Integer]", 2)
+    with pytest.raises(ValueError, match="norm at most 1 in L2"):
+        unbox([0.9, 0.9], "ClippedVector[L2, L2, Real]", 2)
 
 
 def test_runtime_reexports_every_builtin() -> None:
