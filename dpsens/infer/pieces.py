@@ -43,8 +43,8 @@ Pieces = Mapping[str, Mapping[Key, E.Expr]]
 
 def of(value: Value) -> Pieces:
     """The value's pieces, or its context read as whole inputs."""
-    if value.pieces is not None and value.pieces[0] is value.ctx:
-        return value.pieces[1]
+    if _has(value):
+        return value.pieces[1]  # type: ignore[index]
     return {variable: {None: r} for variable, r in value.ctx.items()}
 
 
@@ -124,10 +124,10 @@ def joined(value: Value, a: Value, b: Value) -> Value:
         return value
     first, second = of(a), of(b)
     out = {}
-    for variable in first.keys() | second.keys():
+    for variable in dict.fromkeys([*first, *second]):  # (in a fixed order: no set)
         mine, theirs = first.get(variable, {}), second.get(variable, {})
         out[variable] = {key: E.smax(mine.get(key, E.ZERO), theirs.get(key, E.ZERO))
-                         for key in mine.keys() | theirs.keys()}
+                         for key in dict.fromkeys([*mine, *theirs])}
     return attach(value, out)
 
 
@@ -145,7 +145,7 @@ def capped(value: Value, before: Value, discrete: set[str], span: E.Expr) -> Val
 
 def read(base: Value, index: Sequence[object], value: Value) -> Value:
     """``base[index]`` where base is an input itself and the index a known integer: the
-    value reads that part of it (a component, an entry of an L1 vector, a row)."""
+    value reads that part of it (a component, an entry of an L1 or L2 vector, a row)."""
     if _has(value):
         return value  # a tuple's component, with its own
     variable = _input(base)
@@ -175,8 +175,7 @@ def split(value: Value) -> Value:
     if value.parts is not None or not isinstance(value.type, T.TupleType) \
             or _input(value) is None:
         return value
-    return tuple_value(tuple(unpacked(value, [Value(t, value.ctx)
-                                                      for t in value.type.elts])))
+    return tuple_value(tuple(unpacked(value, [Value(t, value.ctx) for t in value.type.elts])))
 
 
 def _input(value: Value) -> str | None:
