@@ -183,11 +183,11 @@ class CallSite:
         """Σ_p s_p·conversion_p·Γ(arg_p) for per-parameter sensitivities of the callee."""
         return self._sum(self._terms(sensitivities))
 
-    def _sum(self, terms: list[tuple[E.Expr, Value]]) -> C.Context:
-        return C.total([self.extra, *(C.scale(factor, value.ctx) for factor, value in terms)])
+    def _sum(self, terms: list[tuple[str, E.Expr, Value]]) -> C.Context:
+        return C.total([self.extra, *(C.scale(factor, value.ctx) for _, factor, value in terms)])
 
-    def _terms(self, sensitivities: C.Context) -> list[tuple[E.Expr, Value]]:
-        """Per argument of a non-static parameter, s_p·conversion_p and the value passed."""
+    def _terms(self, sensitivities: C.Context) -> list[tuple[str, E.Expr, Value]]:
+        """Per argument of a non-static parameter: its name, s_p·conversion_p, the value."""
         terms = []
         for param in self.summary.params:
             value = self.values.get(param.name)
@@ -204,7 +204,7 @@ class CallSite:
                                    f"{self.summary.name}() depends on a static argument whose "
                                    "value is not known")
                 sensitivity = E.INF
-            terms.append((E.mul(sensitivity, self.factors[param.name]), value))
+            terms.append((param.name, E.mul(sensitivity, self.factors[param.name]), value))
         return terms
 
     def instance(self, bound: E.Expr) -> E.Expr | None:
@@ -296,13 +296,14 @@ class CallSite:
         terms = self._terms(sensitivities)
         return self._parted(Value(t, self._sum(terms)), terms, read)
 
-    def _parted(self, value: Value, terms: list[tuple[E.Expr, Value]], read: Pieces | None) -> Value:
+    def _parted(self, value: Value, terms: list[tuple[str, E.Expr, Value]],
+                read: Pieces | None) -> Value:
         """The call's value with the pieces of the arguments it reads (R-parts): where the
         callee reads parts of a parameter, the same parts of its argument."""
-        if read is None and not any(argument.pieces is not None for _, argument in terms):
+        if read is None and not any(argument.pieces is not None for _, _, argument in terms):
             return value
         weighted: list[tuple[E.Expr, Pieces]] = []
-        for name, (factor, argument) in zip(self._passed(), terms):
+        for name, factor, argument in terms:
             split = self._split(name, argument, (read or {}).get(name))
             weighted += split if split is not None else [(factor, pieces.of(argument))]
         return pieces.combined(value, weighted, self.extra)
@@ -319,17 +320,11 @@ class CallSite:
         split = []
         for key, coefficient in read.items():
             here = self.instance(coefficient)
-            part = pieces.of(argument) if key is None else \
-                pieces.part_of(argument, key)
+            part = pieces.of(argument) if key is None else pieces.part_of(argument, key)
             if here is None or here.free_symbols & self.unknown_statics or part is None:
                 return None
             split.append((here, part))
         return split
-
-    def _passed(self) -> list[str]:
-        """The parameters _terms has a term for, in its order."""
-        return [param.name for param in self.summary.params
-                if self.values.get(param.name) is not None and not param.static]
 
     def _returned_interval(self) -> ranges.Interval | None:
         """Where the callee's returned number lies at this call, when every symbol of its
