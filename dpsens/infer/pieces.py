@@ -81,9 +81,21 @@ def attach(value: Value, pieces: Pieces) -> Value:
     for variable, r in value.ctx.items():
         if variable not in pieces:
             pieces = {**pieces, variable: {None: r}}  # (a rule's own, looser term)
-        elif E.decide_le(tight[variable], r) is True and E.decide_le(r, tight[variable]) is not True:
-            ctx[variable] = tight[variable]  # (only when smaller: an equal bound keeps its form)
+        elif _smaller(tight[variable], r, pieces[variable]):
+            ctx[variable] = tight[variable]
     return replace(value, ctx=ctx, pieces=(ctx, pieces))
+
+
+def _smaller(tight: E.Expr, r: E.Expr, parts: Mapping[Key, E.Expr]) -> bool:
+    """Whether the parts' bound is below the rule's r (an equal bound keeps its form). A
+    rule's r that is the parts' sum is above it by construction (a maximum and an L2
+    norm are at most the sum of their terms), which sympy does not always see
+    (√(k² + 1) ≤ |k| + 1)."""
+    if tight == r:
+        return False
+    if r == functools.reduce(E.add, parts.values(), E.ZERO):
+        return True
+    return E.decide_le(tight, r) is True and E.decide_le(r, tight) is not True
 
 
 def summed(value: Value, terms: Iterable[tuple[E.Expr, Value]], extra: C.Context = C.EMPTY) -> Value:

@@ -172,3 +172,7 @@ def rows_or_reversed_rows(m: MetricMatrix[L1, Real], flag: Static[bool]) -> Real
 def noised_input_or_reversed(v: MetricVector[L1, Real], flag: Static[bool], eps: Static[float]) -> Priv[Real]:  # expect: v=(2*eps, 0); flag=static; eps=static; accounting=sequential; assumes=eps > 0
     w = v if flag else v[::-1]
     return laplace_mechanism(1.0, eps, w[0] + v[1])
+
+
+def l2_symbolic_coefficient(u: MetricVector[L2, Real], k: Static[float]) -> Real:  # expect: u=sqrt(k**2 + 1); k=static
+    return k * u[0] + u[1]  # ‖(k, 1)‖₂ (sympy could not show it below |k| + 1)
