@@ -12,6 +12,7 @@ from typing import Callable, Iterable
 
 from dpsens.diagnostics import Diagnostic
 from dpsens.files import display, resolved
+from dpsens.text import line_and_column
 
 
 @dataclass
@@ -78,8 +79,7 @@ def read(path: Path, shown: str) -> Source:
         return Source(path, shown, "", None, digest,
                       [Diagnostic(shown, 1, 1, "DPS003", f"cannot decode file: {error}")])
     except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        line, column = line_and_column(raw, error.start)
         message = f"file is not valid {error.encoding}: byte 0x{raw[error.start]:02x}"
         return Source(path, shown, "", None, digest, [Diagnostic(shown, line, column, "DPS003",
                                                                  message)])
@@ -311,9 +311,9 @@ class ModuleGraph:
         return self._resolved[key]
 
     def _lookup(self, root: Path, qualified: str) -> Source | None:
-        if qualified.split(".")[0] == "dpsens":
-            return None  # the vocabulary and builtins, read from the stubs (even in dpsens's own tree)
         parts = qualified.split(".")
+        if parts[0] == "dpsens":
+            return None  # the vocabulary and builtins, read from the stubs (even in dpsens's own tree)
         for name in (".".join(parts[:i]) for i in range(len(parts), 0, -1)):
             # The importer's own root first, as Python's sys.path[0]: a module of that
             # name elsewhere in the checked set is another program's.

@@ -1,4 +1,4 @@
-"""Helpers on the texts of reports: types and costs as printed."""
+"""Helpers on texts: the items of a printed type or cost, positions in a file."""
 
 from __future__ import annotations
 
@@ -14,3 +14,10 @@ def top_level_items(text: str) -> list[str]:
             start = position + 1
     items.append(text[start:].strip())
     return [item for item in items if item]
+
+
+def line_and_column(data: str | bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of an offset into a text (or into its bytes)."""
+    if isinstance(data, bytes):
+        return data.count(b"\n", 0, offset) + 1, offset - data.rfind(b"\n", 0, offset)
+    return data.count("\n", 0, offset) + 1, offset - data.rfind("\n", 0, offset)

@@ -21,6 +21,7 @@ from dpsens.frontend.syntax import (
 from dpsens.frontend.lower_stmt import StmtLowerer
 from dpsens.frontend.positions import ModulePositions, statement_lines
 from dpsens.frontend.trusted_nodes import trusted
+from dpsens.text import line_and_column
 
 
 def read_source(path: Path, display: str) -> tuple[str | None, list[Diagnostic]]:
@@ -36,8 +37,7 @@ def read_source(path: Path, display: str) -> tuple[str | None, list[Diagnostic]]
     except (SyntaxError, LookupError) as error:
         return None, [Diagnostic(display, 1, 1, "DPS003", f"cannot decode file: {error}")]
     except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        line, column = line_and_column(raw, error.start)
         message = f"file is not valid {error.encoding}: byte 0x{raw[error.start]:02x}"
         return None, [Diagnostic(display, line, column, "DPS003", message)]
     if text.startswith("\ufeff"):

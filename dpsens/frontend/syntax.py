@@ -13,6 +13,7 @@ import tokenize
 import unicodedata
 
 from dpsens.diagnostics import Diagnostic
+from dpsens.text import line_and_column
 
 MAX_DEPTH = 200  # deeper syntax trees crash LibCST's native parser or overflow recursion
 
@@ -128,8 +129,8 @@ def checked_syntax(text: str, display: str) -> ast.Module | Diagnostic:
     """
     where = text.find("\x00")
     if where >= 0:
-        line, start = text.count("\n", 0, where) + 1, text.rfind("\n", 0, where) + 1
-        return Diagnostic(display, line, where - start + 1, "DPS004", "file contains a NUL byte")
+        line, column = line_and_column(text, where)
+        return Diagnostic(display, line, column, "DPS004", "file contains a NUL byte")
     try:
         tree = ast.parse(text)
     except SyntaxError as error:

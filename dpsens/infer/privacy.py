@@ -280,7 +280,6 @@ def _substituted(text: str, names: dict[str, E.Expr]) -> str:
         return text
 
 
-
 def _product(counts: list[E.Expr]) -> E.Expr:
     total = E.ONE
     for count in counts:

@@ -171,13 +171,13 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
         # The number returned (re-measuring keeps it); no later store can change it.
         summary.ret_interval = ranges.of(body_result)
     summary.ret_zero_d = body_result.zero_d
-    names = [p.name for p in summaries if not p.static]
-    if body_result.parts is not None and result.ctx == body_result.ctx:
-        # Per-component contexts let callers unpack a returned tuple precisely.
-        summary.ret_parts = [part.ctx for part in body_result.parts]
-        summary.part_pieces = [pieces.of_params(part, names) for part in body_result.parts]
-    if result.ctx == body_result.ctx:
+    if result.ctx == body_result.ctx:  # (not re-measured: what the body computed holds)
+        names = [p.name for p in summaries if not p.static]
         summary.ret_pieces = pieces.of_params(body_result, names)
+        if body_result.parts is not None:
+            # Per-component contexts let callers unpack a returned tuple precisely.
+            summary.ret_parts = [part.ctx for part in body_result.parts]
+            summary.part_pieces = [pieces.of_params(part, names) for part in body_result.parts]
     # Assumptions that never hold leave every parameter unbounded, whatever a call passes.
     summary.conditions = [] if impossible else list(analysis.assumptions)
     summary.callable_types = dict(analysis.shared.callable_types)

@@ -334,7 +334,7 @@ class _Printer(StrPrinter):
         if expr._prec == _SHOWN_BITS and expr > 0:  # a float rounding bound (infer/floats.py)
             return _shown(sp.Rational(expr))
         if expr._prec >= _ROUNDED_BITS and expr > 0:  # a rounded-up bound: 6 digits, up
-            return _print_up(expr)
+            return str(decimal_up(math.nextafter(float(expr), math.inf)))
         return str(super()._print_Float(expr))
 
     def _print_Max(self, expr: sp.Expr) -> str:
@@ -365,15 +365,6 @@ def _shown(exact: sp.Rational) -> str:
     if "." in mantissa:
         mantissa = mantissa.rstrip("0").rstrip(".")
     return f"{mantissa}e{int(exponent)}"
-
-
-def _print_up(value: sp.Float) -> str:
-    """A positive float at 6 significant digits, rounded up."""
-    from decimal import ROUND_CEILING, Context, Decimal
-
-    exact = sp.Rational(value)
-    shown = Context(prec=6, rounding=ROUND_CEILING).divide(Decimal(int(exact.p)), Decimal(int(exact.q)))
-    return str(sp.Float(str(shown), 6))
 
 
 _PRINTER = _Printer({"order": None})
