@@ -42,13 +42,41 @@ def split(body: tuple[ir.Stmt, ...], params: tuple[ir.Param, ...],
     return tuple(_rewrite(statement, arities) for statement in body)  # type: ignore[misc]
 
 
+def split_parameters(body: tuple[ir.Stmt, ...], arities: dict[str, int]
+                     ) -> tuple[tuple[ir.Stmt, ...], dict[str, int]]:
+    """The body with tuple parameters (name -> arity, from their annotations) read as one
+    name per component where the rewrite is the same program, and which were split.
+
+    A parameter is bound on entry, so only its rebindings must be displays of its arity;
+    the caller binds the component names (R-components in docs/rules.md)."""
+    displays = _display_arities(body)
+    candidates = {name: arity for name, arity in arities.items()
+                  if displays.get(name, arity) == arity}
+    for name in _disqualified(body, candidates):
+        candidates.pop(name, None)
+    if not candidates:
+        return body, {}
+    return tuple(_rewrite(statement, candidates) for statement in body), candidates  # type: ignore[misc]
+
+
 def component(name: str, position: int) -> str:
     """The name standing for one component of a split tuple."""
     return f"{name}{SEPARATOR}{position}"
 
 
+def shown(name: str) -> str:
+    """A component's name as the user wrote it (`p#0` is `p[0]`)."""
+    whole, separator, position = name.rpartition(SEPARATOR)
+    return f"{whole}[{position}]" if separator and position.isdigit() else name
+
+
 def _display_bindings(body: tuple[ir.Stmt, ...]) -> dict[str, int]:
     """Names bound by `name = (a, b, ...)`, with the arity when it is always the same."""
+    return {name: arity for name, arity in _display_arities(body).items() if arity is not None}
+
+
+def _display_arities(body: tuple[ir.Stmt, ...]) -> dict[str, int | None]:
+    """Names bound by `name = (a, b, ...)`: the arity, or None when it differs."""
     found: dict[str, int | None] = {}
     for node in ir.nodes(body):
         if isinstance(node, ir.Assign) and len(node.targets) == 1 \
@@ -57,7 +85,7 @@ def _display_bindings(body: tuple[ir.Stmt, ...]) -> dict[str, int]:
                 and not node.value.is_list:
             name, arity = node.targets[0].id, len(node.value.elts)
             found[name] = arity if found.get(name, arity) == arity else None
-    return {name: arity for name, arity in found.items() if arity is not None}
+    return found
 
 
 def _disqualified(body: tuple[ir.Stmt, ...], arities: dict[str, int]) -> set[str]:
@@ -163,4 +191,4 @@ def _mapped(node: object, replacement: Callable[[object], object | None]) -> obj
     return dataclasses.replace(node, **changes) if changes else node
 
 
-__all__ = ["component", "split"]
+__all__ = ["component", "shown", "split", "split_parameters"]

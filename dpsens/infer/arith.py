@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import math
 import operator
 from dataclasses import replace
@@ -136,8 +138,25 @@ def _matmul(a: Value, b: Value, report: Report) -> Value:
             return Value(T.REAL, C.blow_up(ctx))
         length = moving.type.length  # type: ignore[union-attr]
         factor = T.norm_factor(moving.type.norm, "L1", length)  # type: ignore[union-attr]
-        terms.append(C.scale(E.mul(bound, factor), moving.ctx))
+        dual = _dual_norm(other, moving.type.norm) if other.public else None  # type: ignore[union-attr]
+        terms.append(C.scale(dual if dual is not None else E.mul(bound, factor), moving.ctx))
     return Value(T.REAL, C.total(terms))
+
+
+def _dual_norm(public: Value, norm: str) -> E.Expr | None:
+    """‖c‖ in the dual of ``norm`` for a public vector whose entries are known (a literal):
+    |Σ c_i·Δv_i| ≤ ‖c‖_q·‖Δv‖_p with 1/p + 1/q = 1 (Hölder), exact for some Δv, where the
+    entry bound times the norm conversion gives max|c_i|·√n (L2) or max|c_i|·n (L∞)."""
+    if public.parts is None:
+        return None
+    entries = [part.magnitude() for part in public.parts]
+    if any(entry is None for entry in entries):
+        return None
+    if norm == "L1":
+        return functools.reduce(E.smax, entries)  # type: ignore[arg-type]
+    if norm == "L2":
+        return E.sqrt(functools.reduce(E.add, (E.mul(c, c) for c in entries)))  # type: ignore[arg-type]
+    return functools.reduce(E.add, entries)  # type: ignore[arg-type]
 
 
 def _vector_times_matrix(v: Value, m: Value, report: Report) -> Value:
@@ -171,6 +190,11 @@ def _contraction(a: Value, b: Value, report: Report) -> Value:
         else T.Vector("L1", "Real", a.type.rows)
     product = _bilinear(a, b, result, E.mul(width, _to_l1(a.type)),
                         E.mul(a.type.rows, _to_l1(b.type)), inner, report)
+    dual = _dual_norm(b, a.type.norm) if b.public and isinstance(b.type, T.Vector) \
+        and a.type.elem != "Data" else None
+    if dual is not None:
+        # Row by row (Hölder): Σ_i |⟨ΔA_i, b⟩| ≤ ‖b‖_q·Σ_i ‖ΔA_i‖_p = ‖b‖_q·d(A).
+        product = replace(product, ctx=C.scale(dual, a.ctx))
     return _outer_products(a, b, product, E.mul(a.type.rows, width))
 
 

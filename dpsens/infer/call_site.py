@@ -306,7 +306,9 @@ class CallSite:
         for name, factor, argument in terms:
             split = self._split(name, argument, (read or {}).get(name))
             weighted += split if split is not None else [(factor, pieces.of(argument))]
-        return pieces.combined(value, weighted, self.extra)
+        # Every argument and the extra are counted: a variable none of them names (one
+        # component of a tuple passed whole, of which the callee reads another) is not moved.
+        return pieces.combined(value, weighted, self.extra, complete=True)
 
     def _split(self, name: str, argument: Value, read: Mapping[pieces.Key, E.Expr] | None
                ) -> list[tuple[E.Expr, Pieces]] | None:

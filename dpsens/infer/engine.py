@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -12,7 +11,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.codes import severity_of
 from dpsens.diagnostics import Span
-from dpsens.frontend import choices
+from dpsens.frontend import choices, tuples
 from dpsens.infer import arith, masks, pieces, ranges, rowwise
 from dpsens.infer.calls import CallRules
 from dpsens.infer.counted import choice_taint
@@ -230,8 +229,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         if qualified in _CONSTANTS:
             return static(T.REAL, _CONSTANTS[qualified])
         # A split tuple's component (frontend/tuples.py) is shown as the user wrote it.
-        shown = re.sub(r"#(\d+)$", r"[\1]", dotted)
-        self.report(span, "DPS206", f"unresolved name '{shown}'")
+        self.report(span, "DPS206", f"unresolved name '{tuples.shown(dotted)}'")
         # It may be a local bound by something not understood (a, *rest = t; case y:).
         return unknown(self.tracked())
 

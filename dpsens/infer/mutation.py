@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable
 
 from dpsens import ir
 from dpsens import types as T
+from dpsens.frontend import tuples
 from dpsens.aliasing import FRESH_RESULTS, RESHAPING, VIEW_RESULTS
 from dpsens.infer import arith
 from dpsens.infer.masks import SELECTED
@@ -434,7 +435,7 @@ class MutationRules:
 
     def _parameter_mutated(self: Analysis, span: ir.Span, root: str, group: set[str],
                            stored: C.Context) -> None:
-        self.report(span, "DPS205", f"parameter '{root}' is mutated in place")
+        self.report(span, "DPS205", f"parameter '{tuples.shown(root)}' is mutated in place")
         self.observe(C.blow_up(stored))  # the caller's array now holds it (R-observed)
         if self.is_parameter(root):
             self.shared.mutated.add(root)  # callers must forget what they knew of the argument

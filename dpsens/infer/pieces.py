@@ -72,14 +72,17 @@ def _larger(a: E.Expr, b: E.Expr) -> E.Expr:
     return a if E.decide_le(b, a) is True else E.smax(a, b)
 
 
-def attach(value: Value, pieces: Pieces) -> Value:
+def attach(value: Value, pieces: Pieces, complete: bool = False) -> Value:
     """The value with these pieces, its context tightened to their bound where it is
-    provably smaller (both bound the same value)."""
-    if not any(k is not None for parts in pieces.values() for k in parts):
+    provably smaller (both bound the same value); ``complete`` pieces name every
+    variable the value moves with, so the others' coefficients are 0."""
+    if not complete and not any(k is not None for parts in pieces.values() for k in parts):
         return value
     tight, ctx = bound(pieces), dict(value.ctx)
     for variable, r in value.ctx.items():
-        if variable not in pieces:
+        if variable not in pieces and complete:
+            del ctx[variable]
+        elif variable not in pieces:
             pieces = {**pieces, variable: {None: r}}  # (a rule's own, looser term)
         elif _smaller(tight[variable], r, pieces[variable]):
             ctx[variable] = tight[variable]
@@ -107,8 +110,10 @@ def summed(value: Value, terms: Iterable[tuple[E.Expr, Value]], extra: C.Context
     return combined(value, [(factor, of(operand)) for factor, operand in terms], extra)
 
 
-def combined(value: Value, terms: Iterable[tuple[E.Expr, Pieces]], extra: C.Context = C.EMPTY) -> Value:
-    """``value`` is at most Σ factor·(what the pieces bound) away."""
+def combined(value: Value, terms: Iterable[tuple[E.Expr, Pieces]], extra: C.Context = C.EMPTY,
+             complete: bool = False) -> Value:
+    """``value`` is at most Σ factor·(what the pieces bound) away (``complete``: and its
+    context names nothing else it moves with)."""
     out: dict[str, dict[Key, E.Expr]] = {v: {None: r} for v, r in extra.items()}
     for factor, operand in terms:
         if E.is_zero(factor):
@@ -118,7 +123,7 @@ def combined(value: Value, terms: Iterable[tuple[E.Expr, Pieces]], extra: C.Cont
             for key, r in parts.items():
                 scaled = E.mul(factor, r)
                 mine[key] = E.add(mine[key], scaled) if key in mine else scaled
-    return attach(value, out)
+    return attach(value, out, complete)
 
 
 def kept(value: Value, operand: Value) -> Value:

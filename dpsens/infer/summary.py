@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.annotations import Annotation
-from dpsens.infer import peaks, pieces, ranges, rowwise
+from dpsens.frontend import tuples
+from dpsens.infer import components, peaks, pieces, ranges, rowwise
 from dpsens.infer.binding import conversion, substitute_type
 from dpsens.infer.pieces import Pieces
 from dpsens.infer.values import Value
@@ -127,12 +128,21 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     kind = _kind(program, module, params, returns)
     var_types = {p.name: a.type for p, a in params
                  if not (a.static or a.messages) and a.callable_kind is None}
+    body, split = _components(function, var_types, kind)
+    for name in split:
+        del var_types[name]
+    var_types.update(components.variables(split))
     analysis = Analysis(program, module, function.qualname, var_types, privacy=kind in PRIVATE)
     analysis.function_span = function.span
     analysis.static_params = {p.name for p, a in params if a.static}
     analysis.shared.rebound = set(function.rebound)
     for param, annotation in params:
-        analysis.env[param.name] = _initial_value(param.name, annotation)
+        if param.name in split:
+            for i, t in enumerate(split[param.name]):
+                name = tuples.component(param.name, i)
+                analysis.env[name] = _initial_value(name, replace(annotation, type=t))
+        else:
+            analysis.env[param.name] = _initial_value(param.name, annotation)
     for name in function.unsupported_params:
         program.report(module, function.span, "DPS201", f"*{name} parameters are not analyzed")
         analysis.poisoned = True
@@ -160,7 +170,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
             param.sensitivity = E.ZERO if param.static else E.INF
         _black_box_effects(analysis, function, summary)
         return summary
-    body_result = analysis.run_body(function.body)
+    body_result = analysis.run_body(body)
     result = body_result
     impossible = _impossible(program, module, function, analysis.assumptions)
     if analysis.poisoned or (impossible and kind not in PRIVATE):  # privacy: below
@@ -173,22 +183,24 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     summary.ret_zero_d = body_result.zero_d
     if result.ctx == body_result.ctx:  # (not re-measured: what the body computed holds)
         names = [p.name for p in summaries if not p.static]
-        summary.ret_pieces = pieces.of_params(body_result, names)
+        summary.ret_pieces = _pieces(body_result, names, split)
         if body_result.parts is not None:
             # Per-component contexts let callers unpack a returned tuple precisely.
-            summary.ret_parts = [part.ctx for part in body_result.parts]
-            summary.part_pieces = [pieces.of_params(part, names) for part in body_result.parts]
+            summary.ret_parts = [components.collapsed(part.ctx, split)
+                                 for part in body_result.parts]
+            summary.part_pieces = [_pieces(part, names, split) for part in body_result.parts]
     # Assumptions that never hold leave every parameter unbounded, whatever a call passes.
     summary.conditions = [] if impossible else list(analysis.assumptions)
     summary.callable_types = dict(analysis.shared.callable_types)
-    _record_effects(analysis, summary)
+    _record_effects(analysis, summary, split)
     if any(param.callable_kind is not None for param in summaries):
         # Only a call site binding a passed function asks (a full walk of every body: 4%).
         summary.read = frozenset(ir.names_read(function.body))
     summary.assumptions = sorted(E.render(c) for c in analysis.assumptions)
+    returned = components.collapsed(result.ctx, split)
     for param in summaries:
         if not param.static:
-            param.sensitivity = result.ctx.get(param.name, E.ZERO)
+            param.sensitivity = returned.get(param.name, E.ZERO)
     if kind in PRIVATE:
         analysis.finish_privacy(summary, result)
         if impossible:
@@ -196,19 +208,38 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
                 if not entry.static:
                     entry.epsilon, entry.delta = E.INF, E.INF
                     summary.histories[entry.name] = (Charge(E.INF, E.INF),)  # callers pay it too
-    _explain_unbounded(program, module, analysis, summaries, kind in PRIVATE)
+    _explain_unbounded(program, module, analysis, summaries, kind in PRIVATE, split)
     return summary
 
 
-def _record_effects(analysis: Analysis, summary: Summary) -> None:
+def _components(function: ir.Function, var_types: dict[str, T.Type], kind: str
+                ) -> tuple[tuple[ir.Stmt, ...], components.Split]:
+    """The body to analyze, with the tuple parameters it reads by component split into
+    one variable per component (R-components), and the components' types of each."""
+    arities = components.candidates(var_types.items(), kind)
+    if not arities:
+        return function.body, {}
+    body, done = tuples.split_parameters(function.body, arities)
+    return body, {name: var_types[name].elts for name in done}  # type: ignore[attr-defined]
+
+
+def _pieces(value: Value, names: list[str], split: components.Split) -> Pieces | None:
+    """The parts of parameters a value reads: R-parts' own, and the split tuples'
+    components."""
+    found = pieces.of_params(value, names)
+    whole = components.of_components(value.ctx, split)
+    return {**(found or {}), **whole} if whole else found
+
+
+def _record_effects(analysis: Analysis, summary: Summary, split: components.Split = {}) -> None:
     """What the function does besides its result, for its callers: the arrays it writes
     into, whether it reads state others change, shows or hands over what it is given."""
-    summary.mutated = frozenset(analysis.shared.mutated)
+    summary.mutated = components.owners(analysis.shared.mutated, split)
     summary.reads_state = analysis.shared.reads_state
     summary.observes = analysis.shared.observations > 0
-    summary.observed = frozenset(analysis.observed_inputs())
+    summary.observed = components.owners(analysis.observed_inputs(), split)
     summary.runs_unknown = analysis.shared.ran_unknown
-    summary.escaped = frozenset(analysis.inputs_in(analysis.shared.escaped))
+    summary.escaped = components.owners(analysis.inputs_in(analysis.shared.escaped), split)
 
 
 def _black_box_effects(analysis: Analysis, function: ir.Function, summary: Summary) -> None:
@@ -240,7 +271,8 @@ def _black_box_effects(analysis: Analysis, function: ir.Function, summary: Summa
 
 
 def _explain_unbounded(program: Program, module: ir.Module, analysis: Analysis,
-                       summaries: list[ParamSummary], private: bool) -> None:
+                       summaries: list[ParamSummary], private: bool,
+                       split: components.Split) -> None:
     """DPS311 notes: for each parameter reported unbounded, where values first became
     unbounded in it without a diagnostic saying why."""
     for param in summaries:
@@ -248,7 +280,10 @@ def _explain_unbounded(program: Program, module: ir.Module, analysis: Analysis,
             else E.is_inf(param.sensitivity)
         if param.static or not unbounded:
             continue
-        for span, why in analysis.shared.causes.get(param.name, ()):
+        variables = [tuples.component(param.name, i) for i in range(len(split[param.name]))] \
+            if param.name in split else [param.name]
+        causes = dict.fromkeys(c for v in variables for c in analysis.shared.causes.get(v, ()))
+        for span, why in causes:
             program.report(module, span, "DPS311", f"'{param.name}' is unbounded from here: {why}")
 
 

@@ -293,9 +293,11 @@ def join(a: Value, b: Value) -> Value:
             and C.is_public(ctx) and joined_type is not UNKNOWN:
         return floats.settle_selection(joined_type, [a, b], exact)  # either float
     interval = ranges.hull(ranges.of(a), ranges.of(b)) if exact is None else None
-    return P.joined(Value(joined_type, ctx, exact, bound, parts,
-                          interval=interval if joined_type is not UNKNOWN else None,
-                          zero_d=a.zero_d or b.zero_d), a, b)
+    joined = Value(joined_type, ctx, exact, bound, parts,
+                   interval=interval if joined_type is not UNKNOWN else None,
+                   zero_d=a.zero_d or b.zero_d)
+    # Two values of different metrics have no distance to bound: no part tightens that ∞.
+    return P.joined(joined, a, b) if joined_type is not UNKNOWN else joined
 
 
 # Frozen dataclasses are built by the ten thousand: store their fields directly (fastinit).

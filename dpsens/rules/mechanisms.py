@@ -10,6 +10,7 @@ from dpsens import types as T
 from dpsens.infer import floats, peaks
 from dpsens.infer.values import LOOP_PREFIX, SAMPLE_PREFIX, Value, tuple_value, unknown
 from dpsens.privacy import ledger as L
+from dpsens.rules.misc import numbers_as_vector
 from dpsens.rules.table import require_static
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -120,13 +121,30 @@ def _entries(t: T.Type) -> E.Expr:
     return E.ONE
 
 
-def _fits(t: T.Type, norm: str) -> bool:
-    """Real or integer scalars, or containers measured in ``norm`` over reals."""
+def _measured(x: Value, norm: str) -> tuple[Value, C.Context] | None:
+    """The value as numpy holds it, with its per-variable distance in ``norm``; None when
+    its metric does not bound that norm.
+
+    Real or integer numbers, and containers of them measured in ``norm``, are what they
+    are. A tuple of real numbers is the L1 vector numpy makes of it (a tuple's distance is
+    the sum of its components'). ‖·‖₂ ≤ ‖·‖₁, so an L1 container's distance bounds its
+    L2 distance (a matrix's rows one by one); an L1 vector of entries with their own
+    contexts (`np.array([c, c])`) moves in x by at most √(Σ_i Γ_i(x)²) in L2."""
+    if isinstance(x.type, T.TupleType):
+        x = numbers_as_vector(x) or x
+    t = x.type
     if isinstance(t, T.Scalar):
-        return t.kind in ("Real", "Integer")
-    if isinstance(t, (T.Vector, T.Matrix)):
-        return t.norm == norm and t.elem in ("Real", "Integer")
-    return False
+        return (x, x.ctx) if t.kind in ("Real", "Integer") else None
+    if not isinstance(t, (T.Vector, T.Matrix)) or t.elem not in ("Real", "Integer"):
+        return None
+    if t.norm == norm:
+        return x, x.ctx
+    if (t.norm, norm) != ("L1", "L2"):
+        return None
+    if x.parts is None or not isinstance(t, T.Vector):
+        return x, x.ctx
+    squares = C.total({v: E.mul(r, r) for v, r in part.ctx.items()} for part in x.parts)
+    return x, {v: E.smin(r, E.sqrt(squares[v])) if v in squares else r for v, r in x.ctx.items()}
 
 
 def _wrong_metric(a: Analysis, span: Any, name: str, t: T.Type, norm: str) -> None:
@@ -151,15 +169,17 @@ def laplace(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         return unknown(x.ctx)
     (s, eps), leaked = _statics(a, rule, bound, span, ("s", "eps"))
     charges = _unbounded(leaked)
-    if not _fits(x.type, "L1"):
+    measured = _measured(x, "L1")
+    if measured is None:
         _wrong_metric(a, span, "laplace_mechanism()", x.type, "L1")
         charges.update(_unbounded(x.ctx))
     elif s is None or eps is None:
         charges.update(_unbounded(x.ctx))
     else:
+        x, moves = measured
         b = E.div(s, eps)
         facts = _positive(a, bound, ("s", "eps"))
-        for variable, r in x.ctx.items():
+        for variable, r in moves.items():
             epsilon = _refined(E.div(E.mul(eps, r), s), facts)
             charges.setdefault(variable, ())
             charges[variable] += (L.Charge(epsilon, E.ZERO, rho=epsilon**2 / 2,
@@ -182,13 +202,15 @@ def gaussian(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     charges = _unbounded(leaked)
     _positive(a, bound, ("s", "eps", "delta"))
     sigma = _analytic_sigma(s, eps, delta)
-    if not _fits(x.type, "L2"):
+    measured = _measured(x, "L2")
+    if measured is None:
         _wrong_metric(a, span, "gaussian_mechanism()", x.type, "L2")
         charges.update(_unbounded(x.ctx))
     elif s is None or eps is None or delta is None:
         charges.update(_unbounded(x.ctx))
     else:
-        for variable, r in x.ctx.items():
+        x, moves = measured
+        for variable, r in moves.items():
             charges[variable] = charges.get(variable, ()) + _gaussian_charge(
                 a, span, variable, r, s, eps, delta, sigma)
     entry = {"kind": "gaussian", "sensitivity": _show(s), "epsilon": _show(eps),
@@ -272,15 +294,17 @@ def gaussian_zcdp(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     (s, rho), leaked = _statics(a, rule, bound, span, ("s", "rho"))
     charges = _unbounded(leaked)
     delta_prime = E.number(a.program.options.delta_prime)
-    if not _fits(x.type, "L2"):
+    measured = _measured(x, "L2")
+    if measured is None:
         _wrong_metric(a, span, "gaussian_mechanism_zcdp()", x.type, "L2")
         charges.update(_unbounded(x.ctx))
     elif s is None or rho is None:
         charges.update(_unbounded(x.ctx))
     else:
+        x, moves = measured
         sigma = _zcdp_sigma(s, rho)
         facts = _positive(a, bound, ("s", "rho"))
-        for variable, r in x.ctx.items():
+        for variable, r in moves.items():
             spent = _refined(E.mul(rho, (r / s) ** 2), facts)
             epsilon = _zcdp_epsilon(spent, delta_prime)
             charges[variable] = charges.get(variable, ()) + (

@@ -196,7 +196,7 @@ def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if right is None:
         return _join_items(a, rule, left, span)
     if rule.qualname.startswith("numpy."):  # numpy makes arrays of tuples and lists first
-        left, right = (_numbers_as_vector(v) or v for v in (left, right))
+        left, right = (numbers_as_vector(v) or v for v in (left, right))
     if any(is_list(v) for v in (left, right)):
         return _chosen_whole(rule, left, right, span, a)
     left, right = arith.unify_sizes([left, right], a.assume)
@@ -367,7 +367,7 @@ def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool
     x = first_argument(bound)
     if x.selection is not None:
         return _selection_sum(a, rule, bound, span, mean, x)
-    x = _numbers_as_vector(x) or x  # sum((a, b)), np.mean([a, b]): as numpy's array of them
+    x = numbers_as_vector(x) or x  # sum((a, b)), np.mean([a, b]): as numpy's array of them
     axis, extra = _axis(a, bound, rule, span, x.type)
     if isinstance(x.type, T.ListType) and not mean and axis is None \
             and x.type.elem in (T.REAL, T.INTEGER):
@@ -437,7 +437,7 @@ def mean_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 def vector_norm(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.linalg.norm: reverse triangle inequality, in L2 (Frobenius for matrices)."""
     x = first_argument(bound)
-    x = _numbers_as_vector(x) or x  # numpy makes an array of a tuple or list of numbers
+    x = numbers_as_vector(x) or x  # numpy makes an array of a tuple or list of numbers
     t = x.type
     if isinstance(t, T.Scalar):
         # |.| on a number: 1-Lipschitz on reals and integers; Data are unbounded reals.
@@ -517,7 +517,7 @@ def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if isinstance(x.type, (T.Vector, T.Matrix)):
         made: Value | None = Value(x.type, x.ctx, peak=x.peak)
     else:
-        made = _numbers_as_vector(x)
+        made = numbers_as_vector(x)
     if made is None:
         a.report(span, "DPS301", f"np.array() of {x.type.show()} is not analyzed "  # type: ignore[arg-type]
                  "(numbers, or an array, are)")
@@ -559,7 +559,7 @@ def _converted(a: Analysis, x: Value, dtype: Value | None, span: object, what: s
     return Value(replace(t, elem=kind), x.ctx, bound=x.bound, interval=x.interval, peak=x.peak)
 
 
-def _numbers_as_vector(x: Value) -> Value | None:
+def numbers_as_vector(x: Value) -> Value | None:
     """A tuple of numbers as the (L1, kind) vector numpy makes of it (R-array), or None."""
     kinds = {t.kind if isinstance(t, T.Scalar) else None
              for t in (x.type.elts if isinstance(x.type, T.TupleType) else ())}

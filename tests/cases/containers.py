@@ -350,6 +350,24 @@ def dot_with_a_literal(v: MetricVector[L1, Real]) -> Real:  # expect: v=3; assum
     return np.dot(v, np.array([1.0, -2.0, 3.0]))  # entries at most 3 (was DPS305, inf)
 
 
+# Hölder: a public vector c of known entries moves v·c by at most ‖c‖_q·‖Δv‖_p, the dual
+# norm (exact for some Δv); the entry bound times the norm conversion was 3·√3 and 9.
+def dot_of_an_l2_vector(v: MetricVector[L2, Real]) -> Real:  # expect: v=sqrt(14); assumes=3 == len(v)
+    return np.dot(v, np.array([1.0, -2.0, 3.0]))
+
+
+def dot_of_a_max_vector(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=6; assumes=len(v) == 3
+    return np.dot(np.array([1.0, -2.0, 3.0]), v)
+
+
+def dot_with_a_list(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=3/4; assumes=2 == len(v)
+    return np.dot(v, [0.5, -0.25])  # numpy makes an array of the list (was DPS301, inf)
+
+
+def rows_times_a_literal(m: MetricMatrix[L2, Real]) -> MetricVector[L1, Real]:  # expect: m=sqrt(14); assumes=3 == cols(m)
+    return m @ np.array([1.0, -2.0, 3.0])  # row by row: Σ_i |⟨ΔA_i, c⟩| ≤ ‖c‖₂·d(m)
+
+
 def times_a_literal(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=3; assumes=3 == len(v)
     return v * np.array([1.0, -2.0, 3.0])
 

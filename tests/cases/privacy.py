@@ -263,3 +263,23 @@ def stateful_utility(bids: MetricVector[L1, Data], eps: Static[float]) -> Priv[R
         return r
 
     return exponential_mechanism(1.0, eps, (1.0, 2.0, 3.0, 4.0), u, bids)  # E: DPS405
+
+
+# What a mechanism measures: a tuple of reals is the L1 vector numpy makes of it; an L1
+# container's distance bounds its L2 distance; an array of entries with their own
+# contexts moves by √(Σ_i Γ_i²) in L2 (all were DPS401 and (inf, inf), or charged the L1 sum).
+def laplace_of_a_tuple(x: Real) -> Priv[MetricVector[L1, Real]]:  # expect: x=(2, 0); accounting=sequential
+    return laplace_mechanism(1.0, 1.0, (x, x))
+
+
+def gaussian_of_an_l1_vector(v: MetricVector[L1, Real]) -> Priv[MetricVector[L1, Real]]:  # expect: v=(1, 1/100000); accounting=sequential
+    return gaussian_mechanism(1.0, 1.0, 1e-5, v)
+
+
+def gaussian_of_repeated_counts(d: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: d=(1.99310, 1/100000); accounting=gdp
+    c = count(lambda r: r[0] > 0.5, d)
+    return gaussian_mechanism_zcdp(2.0, 0.125, np.array([c, c, c, c]))  # L2 move 2, not 4
+
+
+def gaussian_of_a_repeated_number(x: Real, y: Real) -> Priv[MetricVector[L1, Real]]:  # expect: x=(inf, inf); y=(1, 1/100000); accounting=sequential
+    return gaussian_mechanism(1.0, 1.0, 1e-5, (x, y, x))  # E: DPS402

@@ -734,7 +734,7 @@ def first_of_a_pair(p: tuple[MetricVector[L_inf, Real], MetricVector[L_inf, Real
     return float(np.sum(p[0]))
 
 
-def pair_passed(v: MetricVector[L_inf, Real], w: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v); w=len(v)
+def pair_passed(v: MetricVector[L_inf, Real], w: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v); w=0
     return first_of_a_pair((v, w))
 
 
@@ -824,4 +824,11 @@ def long_growth(x: Real, y: Real) -> Real:  # expect: x=1.34980; y=1166.00
 def longer_growth(x: Real) -> Real:  # expect: x=2.71693
     for _ in range(1000):
         x = 1.001 * x
+    return x
+
+
+# D145: a branch joining values of two metrics (a number and a tuple) is unbounded, but the
+# R-parts pieces of its arms (v[0], (v[0], v[1])) tightened that ∞ back to 1.
+def number_or_pair(v: MetricVector[L1, Real], flag: Static[bool]):  # expect: v=inf; flag=static; returns=unknown
+    x = v[0] if flag else (v[0], v[1])
     return x
