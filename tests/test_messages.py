@@ -62,3 +62,18 @@ def test_norm_convert_is_not_suggested_for_what_is_not_an_array(tmp_path: Path) 
     [file] = check_paths([str(tmp_path / "listed.py")]).files
     [finding] = [d for d in file.diagnostics if d.code == "DPS104"]
     assert "norm_convert" not in finding.message
+
+
+def test_a_returned_function_is_named_by_what_returns_it(tmp_path: Path) -> None:
+    """`make_scaler(6.0)(x)` calls the function make_scaler returns (it said 'call')."""
+    (tmp_path / "c.py").write_text(
+        "from typing import Callable\n"
+        "from dpsens import Real, Static\n\n\n"
+        "def make_scaler(c: Static[float]) -> Callable[[Real], Real]:\n"
+        "    return lambda t: c * t\n\n\n"
+        "def use(x: Real) -> Real:\n"
+        "    return make_scaler(6.0)(x)\n")
+    [file] = check_paths([str(tmp_path / "c.py")]).files
+    [message] = [d.message for d in file.diagnostics if d.code == "DPS203"]
+    assert message == ("call to 'the function make_scaler() returns' has no dpsens rule "
+                       "or analyzable body")

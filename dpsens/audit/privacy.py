@@ -142,7 +142,8 @@ def audit_privacy(function: Callable[..., Any], report: Mapping[str, Any],
     selection = selection_runs if selection_runs is not None else max(100, runs // 5)
     params = [p for p in report["params"] if not p["static"]]
     metrics = {p["name"]: parse(p["type"]) for p in params}
-    unknown = [name for name, m in metrics.items() if m is None or m.shape in ("tuple", "list")]
+    unknown = [name for name, m in metrics.items() if m is None or m.shape == "list"
+               or m.shape == "tuple" and any(part.shape in ("tuple", "list") for part in m.parts)]
     if unknown:
         outcome.error = (f"cannot draw values of {', '.join(repr(n) for n in unknown)} "
                          f"(type {', '.join(_type(report, n) for n in unknown)})")
@@ -357,7 +358,10 @@ def _base_arguments(function: Callable[..., Any], metrics: Mapping[str, Metric],
 def _inputs(function: Callable[..., Any], metric: Metric, args: Mapping[str, Any], name: str,
             statics: Mapping[str, Any], rng: np.random.Generator) -> list[tuple[str, Any, Any]]:
     """Neighbouring pairs (label, x, x') of one parameter that the function accepts."""
-    shape = np.shape(args[name])
+    value = args[name]
+    if metric.shape == "tuple":  # the sizes of its first array component
+        value = next((v for v in value if np.ndim(v) > 0), 0.0)
+    shape = np.shape(value)
     n = shape[0] if shape else 1
     d = shape[1] if len(shape) == 2 else 1
     per_base = []

@@ -28,6 +28,11 @@ CATEGORIES = 4
 
 def bases(metric: Metric, n: int, d: int, rng: np.random.Generator) -> list[tuple[str, Any]]:
     """Labelled candidate datasets x of the metric's shape (n rows or entries, d columns)."""
+    if metric.shape == "tuple":
+        # The k-th candidate of every component together (as many as the fewest has).
+        drawn = [bases(part, n, d, rng) for part in metric.parts]
+        return [("(" + ", ".join(label for label, _ in chosen) + ")",
+                 tuple(value for _, value in chosen)) for chosen in zip(*drawn)]
     if metric.shape == "scalar":
         values = {"Real": [0.0, 1.0, -3.0, 100.0], "Integer": [0.0, 1.0, -3.0, 100.0],
                   "Data": [0.0, 1.0, 0.5], "Bool": [0.0, 1.0]}.get(metric.kind, [0.0, 1.0])
@@ -50,6 +55,11 @@ def bases(metric: Metric, n: int, d: int, rng: np.random.Generator) -> list[tupl
 
 def neighbours(metric: Metric, base: Any, rng: np.random.Generator) -> list[tuple[str, Any]]:
     """Labelled x' at a distance in (0, 1] from base."""
+    if metric.shape == "tuple":
+        # One component moved by at most 1, the others kept: the tuple moves by as much.
+        return [(f"component {i}: {label}", (*base[:i], other, *base[i + 1:]))
+                for i, part in enumerate(metric.parts)
+                for label, other in neighbours(part, base[i], rng)]
     base = np.asarray(base, dtype=float) if metric.shape != "scalar" else float(base)
     if metric.shape == "scalar":
         candidates = _scalar(metric, float(base))

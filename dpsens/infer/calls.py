@@ -60,7 +60,7 @@ class CallRules:
             callee = unknown(C.add(callee.ctx, C.total(v.ctx for v in self.env.values())))
         args = given[:len(e.args)]
         keywords = {k.name: value for k, value in zip(e.keywords, given[len(e.args):])}
-        label = ir.dotted_name(e.func) or "call"
+        label = ir.dotted_name(e.func) or _shown_callee(e.func)
         if qualified and not qualified.startswith("builtins."):
             label = qualified
         if qualified is not None and (qualified in _FRAME_READERS
@@ -606,3 +606,16 @@ def _without(items: object, variables: set[str]) -> list[object]:
     from dpsens.infer.privacy import _drop
 
     return [_drop(item, variables) for item in items]  # type: ignore[attr-defined]
+
+
+def _shown_callee(func: ir.Expr) -> str:
+    """A callee that is not a name, as the user wrote it (`make(6.0)(x)` calls what
+    make returns: a returned function is not analyzed). No dot: it is never taken for a
+    library's qualified name (``trusts``)."""
+    inner = func.func if isinstance(func, ir.Call) else func.value \
+        if isinstance(func, ir.Subscript) else None
+    name = ir.dotted_name(inner) if inner is not None else None
+    if name is None:
+        return "a computed function"
+    name = name.rpartition(".")[2]
+    return f"the function {name}() returns" if isinstance(func, ir.Call) else f"{name}[...]"

@@ -514,6 +514,10 @@ def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     distance is the sum of its parts' distances, as an L1 vector's is of its entries'.
     Of an array it is a copy, of the same type."""
     x = first_argument(bound)
+    dtype = bound.get("dtype")
+    plain = dtype is None or dtype.type == T.Opaque("None")
+    if isinstance(x.type, T.Scalar) and plain:
+        return replace(x, zero_d=True)  # np.copy(a) of a number: a 0-d array holding it
     if isinstance(x.type, (T.Vector, T.Matrix)):
         made: Value | None = Value(x.type, x.ctx, peak=x.peak)
     else:
@@ -522,8 +526,7 @@ def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         a.report(span, "DPS301", f"np.array() of {x.type.show()} is not analyzed "  # type: ignore[arg-type]
                  "(numbers, or an array, are)")
         return unknown(x.ctx)
-    dtype = bound.get("dtype")
-    if dtype is None or dtype.type == T.Opaque("None"):
+    if plain:
         return made
     return _converted(a, made, dtype, span, "np.array()")
 

@@ -87,6 +87,16 @@ def test_understated_claim_of_a_correct_example_is_refuted() -> None:
     assert "is not (0.5, 0)-DP in 'data'" in out
 
 
+def test_tuple_parameter_is_audited_by_component() -> None:
+    """A tuple's neighbours move one component: a count of the second dataset under
+    Laplace(1/eps) passes at eps and is refuted at eps/4 (it was 'cannot draw values')."""
+    target = f"{PROGRAMS}/tuple_release.py::second_count"
+    code, out = audit(target, {"eps": 1.0}, trials=3000)
+    assert code == 0 and "no counterexample in 3000 trials" in out, out
+    code, out = audit(target, {"eps": 1.0}, trials=3000, claim=("eps/4", 0))
+    assert code == 1 and "component 1" in out, out
+
+
 # --- a stub that lies: sensitivity 1 declared for a function that doubles -----------------------
 
 STUB = '''\

@@ -386,3 +386,10 @@ def list_slots_chained(x: Real, y: Real) -> Real:  # expect: x=1; y=2
     a[0] += a[1]
     a[1] += a[0]
     return a[1]
+
+
+# np.copy and np.array of a number make a 0-d array holding it (the port of the Julia
+# tool's `clone`; was DPS301 and inf).
+def copied_number(a: Real, b: Real) -> Real:  # expect: a=1; b=2
+    c = np.copy(a)
+    return float(c + 2 * np.array(b))
