@@ -8,9 +8,12 @@ coefficients beside one value's context and loses them in the rules that do not 
 parts, the components are ordinary variables, which every rule (loops, branches,
 calls, closures' captures) keeps apart: `a, b = b, a + b` five times from p is 5, not 8.
 
-Only sensitivity functions are split: a privacy function's charges to two components
-do not combine by their maximum (a mechanism's cost need not be linear in the
-distance, and two components may move at once).
+A privacy function's charges to two components do not combine by their maximum in
+general (a mechanism's cost need not be linear in the distance, and two components may
+move at once). They do where every component's distance is a whole number of unit
+steps (Data, Integer, datasets of records): a neighbour, at distance at most 1, moves
+exactly one component by one step, so the cost in p is the largest component's
+(`finish_privacy`).
 """
 
 from __future__ import annotations
@@ -28,11 +31,26 @@ from dpsens.sym import expr as E
 Split = Mapping[str, tuple[T.Type, ...]]
 
 
-def candidates(params: Iterable[tuple[str, T.Type]], kind: str) -> dict[str, int]:
-    """The tracked tuple parameters of a sensitivity function, with their arities."""
-    if kind != "sensitivity":
-        return {}
-    return {name: len(t.elts) for name, t in params if isinstance(t, T.TupleType) and t.elts}
+def candidates(params: Iterable[tuple[str, T.Type]], private: bool) -> dict[str, int]:
+    """The tracked tuple parameters to split, with their arities: all of a sensitivity
+    function's; of a privacy function's, those whose components are all at distance 0 or
+    at least 1 by unit steps (so that a neighbour moves one component only)."""
+    return {name: len(t.elts) for name, t in params if isinstance(t, T.TupleType) and t.elts
+            and (not private or all(map(_unit_steps, t.elts)))}
+
+
+def _unit_steps(t: T.Type) -> bool:
+    """Distances are whole numbers, each a number of unit steps: Data, Bool and Integer
+    numbers, and L1 or L∞ containers of Data or Integer entries (not L2: √2 is two)."""
+    return T.is_discrete_metric(t) and getattr(t, "norm", "L1") != "L2" \
+        and not isinstance(t, (T.TupleType, T.ListType))
+
+
+def names(name: str, split: Split) -> list[str]:
+    """The variables a parameter is analyzed as: its components', or its own."""
+    if name not in split:
+        return [name]
+    return [tuples.component(name, i) for i in range(len(split[name]))]
 
 
 def variables(split: Split) -> dict[str, T.Type]:

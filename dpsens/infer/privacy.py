@@ -7,11 +7,16 @@ docs/privacy.md states the theorems.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+import sympy as sp
+
 from dpsens import ir
 from dpsens import types as T
+from dpsens.frontend import tuples
+from dpsens.infer import components
 from dpsens.infer.values import Value, sampled, unknown
 from dpsens.privacy import ledger as L
 from dpsens.sym import context as C
@@ -48,7 +53,8 @@ class PrivacyRules:
         line = getattr(span, "statement_line", 0) or span.line  # avoids resolving positions
         entry = {"kind": entry.pop("kind"), "line": line, **entry}
         # What this call charges each parameter, once (an accountant re-composes these).
-        charged = {v: _shown_cost(h) for v, h in sorted(charges.items()) if not v.startswith("@")}
+        charged = {tuples.shown(v): _shown_cost(h) for v, h in sorted(charges.items())
+                   if not v.startswith("@")}
         if charged:
             entry["charged"] = charged
         if self.shared.loop_counts:
@@ -74,15 +80,22 @@ class PrivacyRules:
             value = bound.get(param.name)
             if value is None or param.static:
                 continue
-            history = L.substitute(summary.histories.get(param.name, ()), mapping or {}, at)
             factor = (factors or {}).get(param.name, E.ONE)
-            for variable, r in value.ctx.items():
-                distance = E.mul(factor, r)
-                if _counts_by_square(param.type):
-                    # (L2, Data) distance is √(changed entries): a distance d is d²
-                    # unit steps, not ⌈d⌉ (one entry changes per step).
-                    distance = E.mul(distance, distance)
-                charges.setdefault(variable, []).append(L.in_group(history, distance))
+            paid = [(summary.histories.get(param.name, ()), value, param.type)]
+            parts = summary.part_histories.get(param.name)
+            if parts is not None and value.parts is not None and len(value.parts) == len(parts):
+                # Each component's own history, paid by the values passed for it (the
+                # tuple's conversion factor is its components' worst).
+                paid = list(zip(parts, value.parts, param.type.elts))  # type: ignore[attr-defined]
+            for paid_history, argument, t in paid:
+                history = L.substitute(paid_history, mapping or {}, at)
+                for variable, r in argument.ctx.items():
+                    distance = E.mul(factor, r)
+                    if _counts_by_square(t):
+                        # (L2, Data) distance is √(changed entries): a distance d is d²
+                        # unit steps, not ⌈d⌉ (one entry changes per step).
+                        distance = E.mul(distance, distance)
+                    charges.setdefault(variable, []).append(L.in_group(history, distance))
         for variable, r in extra.items():
             if not E.is_zero(r):
                 charges.setdefault(variable, []).append((L.Charge(E.INF, E.INF),))
@@ -171,10 +184,19 @@ class PrivacyRules:
                     return True
         return False
 
-    def _attribute(self: Analysis, items: list[L.Item], summary: Summary) -> list[L.Item]:
-        """Every charge ends on a parameter: samples used after their scope closed pay
-        their source unamplified; anything else left over is an internal error."""
-        parameters = {p.name for p in summary.params}
+    def larger(self: Analysis, a: E.Expr, b: E.Expr) -> E.Expr:
+        """max(a, b), decided under the recorded assumptions where it can be (eps > 0:
+        2·eps, not max(eps, 2·eps))."""
+        if self.decide(sp.Le(a, b)) is True:
+            return b
+        return a if self.decide(sp.Le(b, a)) is True else E.smax(a, b)
+
+    def _attribute(self: Analysis, items: list[L.Item], summary: Summary,
+                   split: components.Split) -> list[L.Item]:
+        """Every charge ends on a parameter (or a split tuple's component): samples used
+        after their scope closed pay their source unamplified; anything else left over
+        is an internal error."""
+        parameters = {v for p in summary.params for v in components.names(p.name, split)}
         escaped = {v: dict(src) for v, src in self.shared.sample_sources.items()
                    if v in L.variables(items)}
         if escaped:
@@ -187,23 +209,26 @@ class PrivacyRules:
             items = items + [L.Event({p: (L.Charge(E.INF, E.INF),) for p in parameters})]
         return items
 
-    def finish_privacy(self: Analysis, summary: Summary, result: Value) -> None:
-        """Per-parameter (ε, δ): released sensitive values cost (∞, ∞)."""
+    def finish_privacy(self: Analysis, summary: Summary, result: Value,
+                       split: components.Split) -> None:
+        """Per-parameter (ε, δ): released sensitive values cost (∞, ∞). A split tuple
+        (R-components) costs its dearest component: a neighbour moves one of them."""
         from dpsens.privacy.compose import account, account_within
 
         items = self.close_samples(list(self.ledger.items), 0)
-        items = self._attribute(items, summary)
+        items = self._attribute(items, summary, split)
         released = C.substitute(result.ctx, self.shared.sample_sources)
         stray = {v: r for v, r in released.items() if v.startswith("@")}
         if stray:  # a builtin's or a loop's own variable no parameter stands for: any of them
             released = C.add(released, self.inputs_in(stray))
-        seen = self.observed_inputs()
+        released = components.collapsed(released, split)
+        seen = components.collapsed(self.observed_inputs(), split)
         methods = set()
         for param in summary.params:
             if param.static:
                 continue
-            history = L.project(items, param.name)
-            summary.histories[param.name] = history
+            histories = [L.project(items, v) for v in components.names(param.name, split)]
+            summary.histories[param.name] = histories[0]
             leak = released.get(param.name, E.ZERO)
             if not E.is_zero(leak) or not E.is_zero(seen.get(param.name, E.ZERO)):
                 why = "the returned value depends on it" if not E.is_inf(leak) else \
@@ -221,13 +246,20 @@ class PrivacyRules:
                 continue
             options = self.program.options
             budget = options.budget_delta(self.qualname, f"{self.module.name}.{self.qualname}")
-            cost = account(history, options.delta_prime) if budget is None else \
-                account_within(history, options.delta_prime, budget)
-            param.epsilon, param.delta = cost.epsilon, cost.delta
-            if not E.is_inf(cost.delta) and E.decide_le(E.ONE, cost.delta) is True:
+            costs = [account(h, options.delta_prime) if budget is None else
+                     account_within(h, options.delta_prime, budget) for h in histories]
+            param.epsilon = functools.reduce(self.larger, (c.epsilon for c in costs))
+            param.delta = functools.reduce(self.larger, (c.delta for c in costs))
+            if not E.is_inf(param.delta) and E.decide_le(E.ONE, param.delta) is True:
                 param.delta = E.ONE  # every mechanism is (ε, 1)-DP: a larger δ says nothing more
-            if history:
-                methods.add(cost.method)
+            methods |= {c.method for c, h in zip(costs, histories) if h}
+            charged = [h for h in histories if h]
+            if len(charged) > 1:  # callers pay the dearest component, in (ε, δ)
+                summary.histories[param.name] = (L.Charge(param.epsilon, param.delta),)
+            elif charged:
+                summary.histories[param.name] = charged[0]
+            if param.name in split:
+                summary.part_histories[param.name] = histories
         unbounded = [p.name for p in summary.params if not p.static and not E.is_inf(
             released.get(p.name, E.ZERO)) and (E.is_inf(p.epsilon) or E.is_inf(p.delta))]
         if unbounded and not self.shared.errors:

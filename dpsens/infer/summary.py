@@ -60,6 +60,9 @@ class Summary:
     defaults: dict[str, Value] = field(default_factory=dict)  # values of parameter defaults
     callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
     histories: dict[str, tuple[object, ...]] = field(default_factory=dict)  # privacy, per parameter
+    # Of a split tuple parameter (R-components), per component: a call passing a tuple of
+    # its own values charges each component's history to that component's variables.
+    part_histories: dict[str, list[tuple[object, ...]]] = field(default_factory=dict)
     accounting: str = ""
     mechanisms: list[dict[str, str]] = field(default_factory=list)
     mutated: frozenset[str] = frozenset()  # parameters whose arrays the function may change
@@ -202,7 +205,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
         if not param.static:
             param.sensitivity = returned.get(param.name, E.ZERO)
     if kind in PRIVATE:
-        analysis.finish_privacy(summary, result)
+        analysis.finish_privacy(summary, result, split)
         if impossible:
             for entry in summaries:
                 if not entry.static:
@@ -216,7 +219,9 @@ def _components(function: ir.Function, var_types: dict[str, T.Type], kind: str
                 ) -> tuple[tuple[ir.Stmt, ...], components.Split]:
     """The body to analyze, with the tuple parameters it reads by component split into
     one variable per component (R-components), and the components' types of each."""
-    arities = components.candidates(var_types.items(), kind)
+    if kind not in ("sensitivity", *PRIVATE):
+        return function.body, {}
+    arities = components.candidates(var_types.items(), kind in PRIVATE)
     if not arities:
         return function.body, {}
     body, done = tuples.split_parameters(function.body, arities)
@@ -280,8 +285,7 @@ def _explain_unbounded(program: Program, module: ir.Module, analysis: Analysis,
             else E.is_inf(param.sensitivity)
         if param.static or not unbounded:
             continue
-        variables = [tuples.component(param.name, i) for i in range(len(split[param.name]))] \
-            if param.name in split else [param.name]
+        variables = components.names(param.name, split)
         causes = dict.fromkeys(c for v in variables for c in analysis.shared.causes.get(v, ()))
         for span, why in causes:
             program.report(module, span, "DPS311", f"'{param.name}' is unbounded from here: {why}")

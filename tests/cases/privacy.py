@@ -3,7 +3,7 @@
 import numpy as np
 
 from dpsens import (
-    Data, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, above_threshold,
+    Data, Integer, L1, L2, L_inf, MetricMatrix, MetricVector, Priv, PrivacyFunction, Real, Static, above_threshold,
     clip, count, fold, map_rows,
     gaussian_mechanism, gaussian_mechanism_zcdp, laplace_mechanism, norm_convert,
     exponential_mechanism, parallel_fold_rows, randomized_response, report_noisy_max, rows, sample, undisc_container,
@@ -283,3 +283,28 @@ def gaussian_of_repeated_counts(d: MetricMatrix[L_inf, Data]) -> Priv[MetricVect
 
 def gaussian_of_a_repeated_number(x: Real, y: Real) -> Priv[MetricVector[L1, Real]]:  # expect: x=(inf, inf); y=(1, 1/100000); accounting=sequential
     return gaussian_mechanism(1.0, 1.0, 1e-5, (x, y, x))  # E: DPS402
+
+
+# R-components in privacy functions: a tuple whose components are at distance 0 or a
+# whole number of unit steps (datasets of records, Data, Integer) has neighbours that
+# move one component, so it costs its dearest component's (ε, δ) (it was their sum); a
+# call passing a tuple of its own values charges each component's history to them.
+def two_datasets(p: tuple[MetricMatrix[L_inf, Data], MetricMatrix[L_inf, Data]], eps: Static[float]) -> Priv[Real]:  # expect: p=(2*eps, 0); eps=static; accounting=sequential; assumes=2*eps > 0, eps > 0
+    first = laplace_mechanism(1.0, eps, count(lambda r: r[0] > 0.5, p[0]))
+    return first + laplace_mechanism(1.0, 2 * eps, count(lambda r: r[0] > 0.5, p[1]))
+
+
+def two_datasets_passed(d: MetricMatrix[L_inf, Data], e: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: d=(4, 0); e=(2, 0); accounting=sequential
+    return two_datasets((d, d), 1.0) + two_datasets((d, e), 1.0)  # d: 1 + 2, then 1
+
+
+def repeated_on_two_datasets(p: tuple[MetricMatrix[L_inf, Data], MetricMatrix[L_inf, Data]]) -> Priv[Real]:  # expect: p=(1.52253, 1/100000); accounting=gdp
+    s = 0.0
+    for _ in range(10):
+        s = s + gaussian_mechanism(1.0, 0.5, 1e-6, count(lambda r: r[0] > 0.5, p[0]))
+        s = s + gaussian_mechanism(1.0, 0.5, 1e-6, count(lambda r: r[0] > 0.5, p[1]))
+    return s
+
+
+def released_component(p: tuple[Integer, Integer]) -> Priv[Real]:  # expect: p=(inf, inf); accounting=released  # E: DPS403
+    return laplace_mechanism(1.0, 1.0, p[0]) + p[1]
