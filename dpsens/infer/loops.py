@@ -233,7 +233,7 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         # the metric one iteration gives it (np.zeros(d) + an L2 row stays L2).
         probe = _run_body(a, s, element, {}, repetitions)
         _rollback(a, mark)
-        if _drives_public_values(a, probe, carried) and _unroll_concretely(a, s, count):
+        if not own and _drives_public_values(a, probe, carried) and _unroll_concretely(a, s, count):
             return
         for name in carried:
             after = probe.env[name].type

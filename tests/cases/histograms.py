@@ -479,3 +479,12 @@ def group_or_other(D: MetricMatrix[L_inf, Data], k: Static[int]) -> list[Real]: 
     for c in range(k):  # (not kept inside the cell: the other rows count in every group)
         counts.append(float(np.sum((D[:, 0] == c) | (D[:, 1] > 0.5))))
     return counts
+
+
+# A public running total beside the cells (`out = out + noisy count`) made the loop run
+# concretely, iteration by iteration, which loses the partition: 4·eps (it was).
+def cells_summed_into_a_total(m: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: m=(2*eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    out = 0.0
+    for b in range(4):
+        out = out + laplace_mechanism(1.0, eps, count(lambda r: r[0] == b, m))
+    return out

@@ -71,7 +71,7 @@ def overlapping_sums(X: MetricMatrix[L_inf, Data]) -> Real:  # expect: X=3
     return total
 
 
-def released_windows(X: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: X=(3/2, 0); accounting=sequential
+def released_windows(X: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: X=(3/2, 0); accounting=basic
     total = 0.0
     for i in range(3):
         s = float(np.sum(np.clip(X[2 * i:2 * i + 3, 0], 0.0, 1.0)))  # row 2: in two windows
