@@ -355,37 +355,50 @@ def exponential(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     if not a.require_privacy(span, "exponential_mechanism()"):
         return unknown(data.ctx)
     (s, eps, _), leaked = _statics(a, rule, bound, span, ("s", "eps", "candidates"))
-    # The utility is compared on neighbouring data for each public candidate in turn.
-    before = dict(a.env)
-    (in_data, _), result = a.function_sensitivity(utility, [data.type, T.REAL], span,
-                                                  given={1: _candidate(bound["candidates"])},
-                                                  writes_reported=False)
-    if a.changed_since(before):
-        # It writes into what it captures: analyzed once, it runs once per candidate, each
-        # run reading what the last one wrote (a running total makes the k-th score k·u).
-        a.report(span, "DPS405", "the utility given to exponential_mechanism() changes values "
-                 "it captures, and runs once per candidate: its scores are not bounded")
-        in_data, result = E.INF, result.with_ctx(C.blow_up(C.add(result.ctx, data.ctx)))
-    if _has_data(result.type):
+    # The utility is compared on neighbouring data for each public candidate in turn: at
+    # each known candidate, the largest of those moves (|c − 5|·count is 5 over (0, 10),
+    # where the candidates' interval gives 15); else at any number of their interval.
+    in_data, captured, data_typed = E.ZERO, C.EMPTY, False
+    for candidate in _candidates(bound["candidates"]):
+        before = dict(a.env)
+        (moved, _), scored = a.function_sensitivity(utility, [data.type, T.REAL], span,
+                                                    given={1: candidate}, writes_reported=False)
+        if a.changed_since(before):
+            # It writes into what it captures: analyzed once, it runs once per candidate,
+            # each run reading what the last one wrote (a running total makes the k-th
+            # score k·u).
+            a.report(span, "DPS405", "the utility given to exponential_mechanism() changes "
+                     "values it captures, and runs once per candidate: its scores are not bounded")
+            in_data, captured = E.INF, C.blow_up(C.add(scored.ctx, data.ctx))
+            break
+        in_data, captured = a.larger(in_data, moved), C.join(captured, scored.ctx)
+        data_typed |= _has_data(scored.type)
+    if data_typed:
         # A Data utility is 1 away from any other: it may move by any amount (K25).
         in_data = E.INF if data.ctx else in_data
-        result = result.with_ctx(C.blow_up(result.ctx))
-    ctx = C.add(C.scale(in_data, data.ctx), result.ctx)
+        captured = C.blow_up(captured)
+    ctx = C.add(C.scale(in_data, data.ctx), captured)
     _pure(a, span, "exponential", eps, s, ctx, leaked, {})
     return Value(_candidate_type(bound["candidates"]))
 
 
-def _candidate(candidates: Value | None) -> Value:
-    """One candidate, as the utility gets it: public, and between the least and the
-    greatest of a tuple of known numbers (R-range)."""
+def _candidates(candidates: Value | None) -> list[Value]:
+    """The candidates as the utility gets them: each known number of a short tuple of
+    them; else one public number between the least and the greatest of a tuple of known
+    numbers (R-range), or any public number."""
     parts = candidates.parts if candidates is not None else None
     held = [floats.float_of(p) for p in parts or () if not p.zero_d]  # the floats themselves
     values = [v for v in held if v is not None]
     if not parts or len(values) != len(parts):
-        return Value(T.REAL)
+        return [Value(T.REAL)]
+    if len(parts) <= ONE_BY_ONE and all(p.public and p.exact is not None for p in parts):
+        return list(parts)
     lo, hi = min(values), max(values)
-    return Value(_candidate_type(candidates), C.EMPTY, bound=E.smax(abs(lo), abs(hi)),
-                 interval=(lo, hi))
+    return [Value(_candidate_type(candidates), C.EMPTY, bound=E.smax(abs(lo), abs(hi)),
+                  interval=(lo, hi))]
+
+
+ONE_BY_ONE = 32  # candidates the utility is analyzed at one by one, at most
 
 
 def _candidate_type(candidates: Value | None) -> T.Type:

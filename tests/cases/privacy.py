@@ -308,3 +308,21 @@ def repeated_on_two_datasets(p: tuple[MetricMatrix[L_inf, Data], MetricMatrix[L_
 
 def released_component(p: tuple[Integer, Integer]) -> Priv[Real]:  # expect: p=(inf, inf); accounting=released  # E: DPS403
     return laplace_mechanism(1.0, 1.0, p[0]) + p[1]
+
+
+# The utility is analyzed at each known candidate of a short tuple, and pays the largest
+# move: |c − 5|·count over (0, 10) is 5, where the candidates' interval [0, 10] gave
+# |c| + 5 = 15; c² − 10c over (1, 9) is 9 (it was 171); 2**c over 0..3 is 8 (was inf).
+def utility_at_each_candidate(d: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: d=(5*eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    return exponential_mechanism(1.0, eps, (0.0, 10.0),
+                                 lambda x, c: abs(c - 5.0) * count(lambda r: r[0] > 0.5, x), d)
+
+
+def quadratic_utility(d: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: d=(9*eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    return exponential_mechanism(1.0, eps, (1.0, 9.0),
+                                 lambda x, c: (c * c - 10 * c) * count(lambda r: r[0] > 0.5, x), d)
+
+
+def power_utility(d: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: d=(8*eps, 0); eps=static; assumes=eps > 0; accounting=sequential
+    return exponential_mechanism(1.0, eps, (1, 3, 0, 2),
+                                 lambda x, c: 2.0 ** c * count(lambda r: r[0] > 0.5, x), d)
