@@ -275,7 +275,8 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         registered = []
         for table, found in (parts if with_elements else ()):
             for name, (variable, factor, gaussian, source) in found.items():
-                shares.append((variable, factor, gaussian, source))
+                if all(variable != shared for shared, *_ in shares):  # (a joint row: once)
+                    shares.append((variable, factor, gaussian, source))
                 table[(s.target.id, name)] = (variable, abstract, a.env[base_name(name)])  # type: ignore[index]
                 registered.append((table, (s.target.id, name)))
         try:
@@ -726,13 +727,24 @@ def _indexed_rows(a: Analysis, s: ir.For, assigned: set[str]) -> dict[str, tuple
     if any(isinstance(n, (ir.Lambda, ir.Function)) for n in nodes):
         return {}  # a closure's own parameter could be named like the index
     found: dict[str, tuple[str, E.Expr, E.Expr]] = {}
+    joint: dict[tuple[str, tuple[tuple[str, E.Expr], ...]], tuple[str, E.Expr, E.Expr]] = {}
     for name in sorted({n for n in _subscripted_names(s.body) if _row_subscripts(s.body, index, n)}):
         value = a.env.get(name)
         if name in assigned or value is None or not value.ctx:
             continue
-        share = _element_share(a, value.type, Value(value.type, value.ctx))
+        # Containers that are one input itself (Value.input_of: a parameter under two
+        # names, or the two outputs of one sample(), row i of each the i-th drawn record)
+        # are row-aligned: row i of each is one row of that input, so they share its
+        # element (D[j] and L[j] of a minibatch move as one record).
+        key = (value.input_of, tuple(sorted(value.ctx.items()))) \
+            if value.input_of is not None else None
+        share = joint.get(key) if key is not None else None
+        if share is None:
+            share = _element_share(a, value.type, Value(value.type, value.ctx))
         if share is not None:
             found[name] = share
+            if key is not None:
+                joint[key] = share
     return found
 
 

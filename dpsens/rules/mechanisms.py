@@ -557,7 +557,10 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     pseudo = a.fresh_variable(SAMPLE_PREFIX[1:], _with_rows(m1.type, k))
     source = m1.ctx if m1 is m2 else C.add(m1.ctx, m2.ctx)
     a.open_sample(_scope(k, population, {pseudo: source}))
-    return tuple_value(tuple(Value(_with_rows(v.type, k), C.single(pseudo)) for v in (m1, m2)))
+    # Each output is the sample itself, row by row (input_of): row i of both is the i-th
+    # drawn record, one joint row of the pseudo variable (R-parts, R-loop-elements).
+    return tuple_value(tuple(Value(_with_rows(v.type, k), C.single(pseudo), input_of=pseudo)
+                             for v in (m1, m2)))
 
 
 def _why_not_amplified(t: T.Type) -> str:

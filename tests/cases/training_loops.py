@@ -6,7 +6,7 @@ import numpy.typing as npt
 
 from dpsens import (
     BlackBox, Data, L2, L_inf, MetricMatrix, MetricVector, Priv, Real, Static, clip, cols,
-    gaussian_mechanism, rows, unbox, undisc_container,
+    gaussian_mechanism, rows, sample, unbox, undisc_container,
 )
 
 Record = MetricVector[L_inf, Data]
@@ -85,10 +85,42 @@ def records_and_labels(data: MetricMatrix[L_inf, Data], labels: MetricMatrix[L_i
     return model
 
 
-def records_read_twice(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(2*eps, dl*exp(eps) + dl); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=sequential
+def records_read_twice(data: MetricMatrix[L_inf, Data], eps: Static[float], dl: Static[float]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(eps, dl); eps=static; dl=static; assumes=dl < 1, dl > 0, eps > 0; accounting=sequential
     model = np.zeros(cols(data))
     same = data
-    for i in range(rows(data)):  # the same rows under two names: merged (truth (eps, dl))
+    for i in range(rows(data)):  # the same rows under two names: one element (was (2eps, ...))
         g = unbox(labelled_gradient(model, data[i, :], same[i, :]), Record, cols(data))
         model = model - gaussian_mechanism(2.0, eps, dl, undisc_container(clip(L2, g)))
     return model
+
+
+# The minibatch step of the Julia tool's flux_dp.jl: D[j] and L[j] are the j-th drawn
+# record of one sample, one joint row, so their clipped gradient moves by 2 and the
+# Gaussian's s = 2 holds (it was "4-sensitive", DPS402 and (inf, inf)).
+def minibatch_of_records_and_labels(data: MetricMatrix[L_inf, Data], labels: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L2, Real]]:  # expect: data=(log(1 + 8*(-1 + exp(1/2))/rows(data)), 1/(12500*rows(data))); labels=(log(1 + 8*(-1 + exp(1/2))/rows(data)), 1/(12500*rows(data))); accounting=basic
+    D, L = sample(8, data, labels)
+    model = np.zeros(cols(data))
+    total = np.zeros(cols(data))
+    for j in range(8):
+        g = unbox(labelled_gradient(model, D[j, :], L[j, :]), Record, cols(data))
+        total = total + undisc_container(clip(L2, g))
+    return gaussian_mechanism(2.0, 0.5, 1e-5, total)
+
+
+# Rows read at one index are one element only when the containers are one input itself:
+# a reversed copy's row i is another record's (n − 1 − i), so a changed record moves two
+# iterations' tests.
+def rows_against_reversed_rows(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=2
+    r = m[::-1]
+    s = 0.0
+    for i in range(rows(m)):
+        s = s + float(m[i, 0] == r[i, 0])
+    return s
+
+
+def rows_under_two_names(m: MetricMatrix[L_inf, Data]) -> Real:  # expect: m=1
+    r = m
+    s = 0.0
+    for i in range(rows(m)):
+        s = s + float(m[i, 0] == r[i, 0])
+    return s
