@@ -150,13 +150,14 @@ def _dual_norm(public: Value, norm: str) -> E.Expr | None:
     if public.parts is None:
         return None
     entries = [part.magnitude() for part in public.parts]
-    if any(entry is None for entry in entries):
+    known = [entry for entry in entries if entry is not None]
+    if len(known) != len(entries) or not known:
         return None
     if norm == "L1":
-        return functools.reduce(E.smax, entries)  # type: ignore[arg-type]
+        return functools.reduce(E.smax, known)
     if norm == "L2":
-        return E.sqrt(functools.reduce(E.add, (E.mul(c, c) for c in entries)))  # type: ignore[arg-type]
-    return functools.reduce(E.add, entries)  # type: ignore[arg-type]
+        return E.sqrt(functools.reduce(E.add, (E.mul(c, c) for c in known)))
+    return functools.reduce(E.add, known)
 
 
 def _vector_times_matrix(v: Value, m: Value, report: Report) -> Value:

@@ -79,7 +79,7 @@ def of_components(ctx: C.Context, split: Split) -> Pieces:
     pieces: callers map them onto the argument's components)."""
     out: dict[str, dict[pieces.Key, E.Expr]] = {}
     for name, elts in split.items():
-        found = {i: ctx[v] for i in range(len(elts))
+        found: dict[pieces.Key, E.Expr] = {i: ctx[v] for i in range(len(elts))
                  if not E.is_zero(ctx.get(v := tuples.component(name, i), E.ZERO))}
         if found:
             out[name] = found

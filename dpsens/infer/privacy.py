@@ -83,10 +83,11 @@ class PrivacyRules:
             factor = (factors or {}).get(param.name, E.ONE)
             paid = [(summary.histories.get(param.name, ()), value, param.type)]
             parts = summary.part_histories.get(param.name)
-            if parts is not None and value.parts is not None and len(value.parts) == len(parts):
+            if parts is not None and value.parts is not None and len(value.parts) == len(parts) \
+                    and isinstance(param.type, T.TupleType):
                 # Each component's own history, paid by the values passed for it (the
                 # tuple's conversion factor is its components' worst).
-                paid = list(zip(parts, value.parts, param.type.elts))  # type: ignore[attr-defined]
+                paid = list(zip(parts, value.parts, param.type.elts))
             for paid_history, argument, t in paid:
                 history = L.substitute(paid_history, mapping or {}, at)
                 for variable, r in argument.ctx.items():

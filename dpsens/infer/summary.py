@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
 from dpsens import types as T
@@ -62,7 +62,7 @@ class Summary:
     histories: dict[str, tuple[object, ...]] = field(default_factory=dict)  # privacy, per parameter
     # Of a split tuple parameter (R-components), per component: a call passing a tuple of
     # its own values charges each component's history to that component's variables.
-    part_histories: dict[str, list[tuple[object, ...]]] = field(default_factory=dict)
+    part_histories: dict[str, Sequence[tuple[object, ...]]] = field(default_factory=dict)
     accounting: str = ""
     mechanisms: list[dict[str, str]] = field(default_factory=list)
     mutated: frozenset[str] = frozenset()  # parameters whose arrays the function may change
@@ -225,7 +225,8 @@ def _components(function: ir.Function, var_types: dict[str, T.Type], kind: str
     if not arities:
         return function.body, {}
     body, done = tuples.split_parameters(function.body, arities)
-    return body, {name: var_types[name].elts for name in done}  # type: ignore[attr-defined]
+    return body, {name: t.elts for name, t in var_types.items()
+                  if name in done and isinstance(t, T.TupleType)}
 
 
 def _pieces(value: Value, names: list[str], split: components.Split) -> Pieces | None:
