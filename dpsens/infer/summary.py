@@ -207,6 +207,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     if kind in PRIVATE:
         analysis.finish_privacy(summary, result, split)
         if impossible:
+            summary.part_histories.clear()  # (callers pay the whole tuple's ∞ below)
             for entry in summaries:
                 if not entry.static:
                     entry.epsilon, entry.delta = E.INF, E.INF
@@ -237,7 +238,7 @@ def _pieces(value: Value, names: list[str], split: components.Split) -> Pieces |
     return {**(found or {}), **whole} if whole else found
 
 
-def _record_effects(analysis: Analysis, summary: Summary, split: components.Split = {}) -> None:
+def _record_effects(analysis: Analysis, summary: Summary, split: components.Split) -> None:
     """What the function does besides its result, for its callers: the arrays it writes
     into, whether it reads state others change, shows or hands over what it is given."""
     summary.mutated = components.owners(analysis.shared.mutated, split)
@@ -267,7 +268,7 @@ def _black_box_effects(analysis: Analysis, function: ir.Function, summary: Summa
         followed = False
     params = frozenset(p.name for p in summary.params)
     if followed:
-        _record_effects(analysis, summary)
+        _record_effects(analysis, summary, {})
         if any(p.has_default and p.name in summary.mutated for p in summary.params):
             # A default object it writes into lives on between calls: state it keeps.
             summary.runs_unknown, summary.escaped = True, params
