@@ -233,7 +233,7 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         # the metric one iteration gives it (np.zeros(d) + an L2 row stays L2).
         probe = _run_body(a, s, element, {}, repetitions)
         _rollback(a, mark)
-        if not own and _drives_public_values(a, probe, carried) and _unroll_concretely(a, s, count):
+        if _drives_public_values(a, probe, carried, bool(own)) and _unroll_concretely(a, s, count):
             return
         for name in carried:
             after = probe.env[name].type
@@ -651,13 +651,16 @@ def _steady_publics(a: Analysis, s: ir.For, element: Value, repetitions: E.Expr,
     return {}
 
 
-def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str]) -> bool:
+def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str], cells: bool) -> bool:
     """Whether an iteration changes a public scalar (a counter, a step size): the transfer
-    abstraction would make it a sensitive unknown, and every product with it ∞."""
+    abstraction would make it a sensitive unknown, and every product with it ∞. With
+    ``cells`` (R-loop-partition, which a concrete run loses), only a change to another
+    known value counts: a running total of noisy counts is known in no iteration."""
     for name in carried:
         before, after = a.env[name], probe.env.get(name)
         if (after is not None and before.public and after.public
-                and isinstance(after.type, T.Scalar) and after.exact != before.exact):
+                and isinstance(after.type, T.Scalar) and after.exact != before.exact
+                and not (cells and after.exact is None)):
             return True
     return False
 

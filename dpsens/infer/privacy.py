@@ -81,22 +81,18 @@ class PrivacyRules:
             if value is None or param.static:
                 continue
             factor = (factors or {}).get(param.name, E.ONE)
-            paid = [(summary.histories.get(param.name, ()), value, param.type)]
-            parts = summary.part_histories.get(param.name)
-            if parts is not None and value.parts is not None and len(value.parts) == len(parts) \
-                    and isinstance(param.type, T.TupleType):
-                # Each component's own history, paid by the values passed for it (the
-                # tuple's conversion factor is its components' worst).
-                paid = list(zip(parts, value.parts, param.type.elts))
-            for paid_history, argument, t in paid:
-                history = L.substitute(paid_history, mapping or {}, at)
-                for variable, r in argument.ctx.items():
-                    distance = E.mul(factor, r)
-                    if _counts_by_square(t):
-                        # (L2, Data) distance is √(changed entries): a distance d is d²
-                        # unit steps, not ⌈d⌉ (one entry changes per step).
-                        distance = E.mul(distance, distance)
-                    charges.setdefault(variable, []).append(L.in_group(history, distance))
+            history = L.substitute(summary.histories.get(param.name, ()), mapping or {}, at)
+            by_part = self._paid_by_component(summary, param, value, factor, mapping or {}, at)
+            for variable, r in value.ctx.items():
+                if variable in by_part:
+                    charges.setdefault(variable, []).extend(by_part[variable])
+                    continue
+                distance = E.mul(factor, r)
+                if _counts_by_square(param.type):
+                    # (L2, Data) distance is √(changed entries): a distance d is d²
+                    # unit steps, not ⌈d⌉ (one entry changes per step).
+                    distance = E.mul(distance, distance)
+                charges.setdefault(variable, []).append(L.in_group(history, distance))
         for variable, r in extra.items():
             if not E.is_zero(r):
                 charges.setdefault(variable, []).append((L.Charge(E.INF, E.INF),))
@@ -104,6 +100,28 @@ class PrivacyRules:
                    {"kind": "call", "function": summary.qualname,
                     "mechanisms": _instantiate(summary.mechanisms, mapping or {})})
         return Value(result_type)
+
+    def _paid_by_component(self: Analysis, summary: Summary, param: Any, value: Value,
+                           factor: E.Expr, mapping: dict[E.Expr, E.Expr],
+                           at: Callable[[E.Expr], E.Expr | None] | None
+                           ) -> dict[str, list[tuple[L.VarItem, ...]]]:
+        """Per variable of a tuple passed for a split parameter (R-components), each
+        component's own history at the distance of the value passed for it (the tuple's
+        conversion factor is its components' worst). Only where that is one component,
+        or several moved by at most 1 each (merged item by item); the others pay the
+        whole tuple's history at the sum of the distances (a group over histories of
+        different shapes would pay for every step of all of them)."""
+        parts = summary.part_histories.get(param.name)
+        if parts is None or value.parts is None or len(value.parts) != len(parts):
+            return {}
+        reached: dict[str, list[tuple[tuple[L.VarItem, ...], E.Expr]]] = {}
+        for history, part in zip(parts, value.parts):
+            for variable, r in part.ctx.items():
+                if not E.is_zero(r):
+                    reached.setdefault(variable, []).append((history, E.mul(factor, r)))
+        return {variable: [L.in_group(L.substitute(h, mapping, at), d) for h, d in paid]
+                for variable, paid in reached.items()
+                if len(paid) == 1 or all(E.decide_le(d, E.ONE) is True for _, d in paid)}
 
     def privacy_parameter_call(self: Analysis, name: str, args: Sequence[Value],
                                span: ir.Span) -> Value:

@@ -488,3 +488,14 @@ def cells_summed_into_a_total(m: MetricMatrix[L_inf, Data], eps: Static[float]) 
     for b in range(4):
         out = out + laplace_mechanism(1.0, eps, count(lambda r: r[0] == b, m))
     return out
+
+
+# review29: a counter that sets each cell's ε still runs the loop concretely (it is a known
+# value in every iteration); it was (inf, inf) with DPS305 for a moment. 8 + 4 is the truth.
+def cells_with_growing_budgets(m: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: m=(15*eps, 0); eps=static; assumes=2*eps > 0, 4*eps > 0, 8*eps > 0, eps > 0; accounting=sequential
+    out = 0.0
+    e = eps
+    for b in range(4):
+        out = out + laplace_mechanism(1.0, e, count(lambda r: r[0] == b, m))
+        e = 2 * e
+    return out

@@ -326,3 +326,13 @@ def quadratic_utility(d: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[
 def power_utility(d: MetricMatrix[L_inf, Data], eps: Static[float]) -> Priv[Real]:  # expect: d=(8*eps, 0); eps=static; assumes=eps > 0; accounting=sequential
     return exponential_mechanism(1.0, eps, (1, 3, 0, 2),
                                  lambda x, c: 2.0 ** c * count(lambda r: r[0] > 0.5, x), d)
+
+
+# review29: a number passed for two components at distances 1 and 2 paid a group over
+# both components' histories, 6 (truth 3); it pays the tuple's history at distance 3.
+def _summed_pair(p: tuple[Integer, Integer]) -> Priv[Real]:  # expect: p=(1, 0); accounting=sequential
+    return laplace_mechanism(1.0, 1.0, p[0] + p[1])
+
+
+def number_passed_twice_scaled(x: Integer) -> Priv[Real]:  # expect: x=(3, 0); accounting=sequential
+    return _summed_pair((x, 2 * x))
