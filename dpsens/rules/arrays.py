@@ -281,8 +281,7 @@ def dot(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
     x, y = (bound[p.name] for p in rule.params[:2])
     assert x is not None and y is not None
-    if isinstance(x.type, (T.Vector, T.Matrix)) or isinstance(y.type, (T.Vector, T.Matrix)):
-        x, y = (numbers_as_vector(v) or v for v in (x, y))  # numpy makes arrays of lists first
+    x, y = (numbers_as_vector(v) or v for v in (x, y))  # numpy makes arrays of lists first
     return a.dot(x, y, span)  # type: ignore[arg-type]
 
 

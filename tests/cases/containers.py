@@ -393,3 +393,7 @@ def list_slots_chained(x: Real, y: Real) -> Real:  # expect: x=1; y=2
 def copied_number(a: Real, b: Real) -> Real:  # expect: a=1; b=2
     c = np.copy(a)
     return float(c + 2 * np.array(b))
+
+
+def dot_of_two_lists(x: Real, y: Real) -> Real:  # expect: x=3
+    return float(np.dot([x, y], [3.0, -2.0]))  # both made arrays (was DPS301, inf)
