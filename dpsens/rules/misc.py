@@ -372,6 +372,8 @@ def _sum_or_mean(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bool
     if isinstance(x.type, T.ListType) and not mean and axis is None \
             and x.type.elem in (T.REAL, T.INTEGER):
         return Value(x.type.elem, C.add(x.ctx, extra))  # |Σ a_i − Σ b_i| ≤ Σ |a_i − b_i|
+    if isinstance(x.type, T.Scalar) and rule.qualname.startswith("numpy.") and axis is None:
+        return x.with_ctx(C.add(x.ctx, extra))  # np.sum(np.array(x)): the number itself
     if rule.qualname == "builtins.sum" and isinstance(x.type, T.Matrix):
         axis = 0  # Python's sum iterates over the rows
     shape = _summed(x.type, axis) if axis != -1 else None

@@ -397,3 +397,7 @@ def copied_number(a: Real, b: Real) -> Real:  # expect: a=1; b=2
 
 def dot_of_two_lists(x: Real, y: Real) -> Real:  # expect: x=3
     return float(np.dot([x, y], [3.0, -2.0]))  # both made arrays (was DPS301, inf)
+
+
+def summed_number(x: Real, y: Real) -> Real:  # expect: x=3; y=1
+    return float(np.sum(np.array(x)) + np.mean(np.copy(y)) + np.sum(2 * x))  # (was DPS301, inf)
