@@ -162,7 +162,7 @@ def slice_length(part: Part, full: E.Expr, assume: Assume) -> E.Expr:
     if lower is None and upper is None and stride.is_negative:
         return sp.ceiling(full / -stride)  # ``x[::-2]``: from the last entry back, every other
     if stride.is_negative:
-        raise UnknownLength("a negative step with bounds is not analyzed")
+        return _backward_length(lower, upper, -stride, full)
     start, from_end = (E.ZERO, None) if lower is None else _position(lower, full, assume)
     stop, _ = (full, None) if upper is None else _position(upper, full, assume)
     # sp.Max, not E.smax: these are signed positions, not sensitivities.
@@ -173,6 +173,22 @@ def slice_length(part: Part, full: E.Expr, assume: Assume) -> E.Expr:
     if stop == full and from_end is not None:
         return sp.Min(full, from_end)  # ``v[-k:]``: the last k entries
     return sp.Max(E.ZERO, stop - start)
+
+
+def _backward_length(lower: Value | None, upper: Value | None, stride: E.Expr, full: E.Expr
+                     ) -> E.Expr:
+    """The length of ``x[a:b:-s]`` with whole-number bounds (Python's rules: a bound
+    counts from the end when negative, and is clipped to [-1, n - 1]; a missing a is
+    n - 1, a missing b is before the first entry): ``v[2::-1]`` is min(3, n)."""
+    def position(bound: Value | None, default: E.Expr) -> E.Expr:
+        if bound is None:
+            return default
+        index = bound.exact
+        if index is None or not index.is_Integer:
+            raise UnknownLength("a bound of a backward slice is not a known integer")
+        return sp.Min(index, full - 1) if index >= 0 else sp.Max(index + full, -1)
+    start, stop = position(lower, full - 1), position(upper, sp.Integer(-1))
+    return sp.Max(E.ZERO, sp.ceiling((start - stop) / stride))
 
 
 def _position(bound: Value, full: E.Expr, assume: Assume) -> tuple[E.Expr, E.Expr | None]:

@@ -65,3 +65,21 @@ def trims_one(v: MetricVector[L1, Real]) -> Real:  # expect: v=1/2 + 1/max(0, le
 
 def every_other_backwards(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=ceiling(len(v)/2)
     return np.sum(v[::-2])  # no bounds: from the last entry back (was DPS301)
+
+
+# Backward slices with bounds (Python's rules: a negative bound counts from the end, each
+# is clipped to [-1, n - 1]; they were DPS301 and inf).
+def first_three_backwards(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=min(2, len(v) - 1) + 1
+    return float(np.sum(v[2::-1]))
+
+
+def all_but_the_first_backwards(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v) - 1
+    return float(np.sum(v[:0:-1]))
+
+
+def all_but_the_last_backwards(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=len(v) - 1
+    return float(np.sum(v[-2::-1]))
+
+
+def alternate_entries_from_the_sixth(v: MetricVector[L_inf, Real]) -> Real:  # expect: v=1
+    return float(np.mean(v[5:1:-2]))
