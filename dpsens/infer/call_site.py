@@ -110,8 +110,12 @@ class CallSite:
                     not isinstance(function.type, T.Callable_) or param.name not in self.summary.read:
                 continue
             calls = self.summary.callable_types.get(param.name, [])
+            ref = function.type.ref
+            if isinstance(ref, tuple) and ref[0] == "parameter":
+                self.caller.shared.passed_on.add(ref[1])  # (R-captures: its calls are not all seen)
             # Never called directly (passed on, or stored): what its body reads counts.
             captured: C.Context = C.EMPTY if calls else function.ctx
+            per_call: C.Context = C.EMPTY  # the most one call's captures move
             for types in calls:
                 if param.callable_kind == "privacy":
                     epsilon, delta, exposed = self.caller.function_privacy(
@@ -132,7 +136,15 @@ class CallSite:
                     key = E.static_symbol(f"sens({param.name}, {position})")
                     bound[key] = E.smax(bound.get(key, E.ZERO), E.mul(factor, sensitivity))
                 captured = C.add(captured, result.ctx)
-            if not C.is_public(captured):
+                per_call = C.join(per_call, result.ctx)
+            coefficient = self.summary.captures.get(param.name) if calls else None
+            instance = self.instance(coefficient) if coefficient is not None else None
+            if not C.is_public(captured) and instance is not None and not E.is_inf(instance) \
+                    and not instance.free_symbols & self.unknown_statics:
+                # R-captures: the callee's result moves by its coefficient of the captures
+                # times one call's move of what the function passed captures.
+                self.extra = C.add(self.extra, C.scale(instance, per_call))
+            elif not C.is_public(captured):
                 # '@loop3' and the like stand for values of the enclosing loop or rows.
                 names = sorted(v for v in captured if not E.is_zero(captured[v]))
                 shown = ", ".join(f"'{v}'" for v in names if not v.startswith("@")) or \

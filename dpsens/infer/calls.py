@@ -397,6 +397,8 @@ class CallRules:
         ctx: C.Context = C.EMPTY
         for position, value in enumerate(args):
             ctx = C.add(ctx, C.scale(E.static_symbol(f"sens({name}, {position})"), value.ctx))
+        if captures_of(name) in self.var_types:  # what the function passed for it captures
+            ctx = C.add(ctx, C.single(captures_of(name)))
         return Value(T.REAL, ctx)
 
     def function_sensitivity(self: Analysis, function: Value, arg_types: Sequence[T.Type],
@@ -619,3 +621,9 @@ def _shown_callee(func: ir.Expr) -> str:
         return "a computed function"
     name = name.rpartition(".")[2]
     return f"the function {name}() returns" if isinstance(func, ir.Call) else f"{name}[...]"
+
+
+def captures_of(name: str) -> str:
+    """The variable standing for what the function passed for a Callable parameter
+    captures, one call's worth (R-captures); not an identifier, so no name clashes."""
+    return f"{name}()"

@@ -56,6 +56,8 @@ class _Shared:
     deferred: list[tuple[str, Span, str, str]] = field(default_factory=list)
     # Argument types each Callable/PrivacyFunction parameter was called with.
     callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
+    # Callable parameters passed on to an analyzed function (called there with other types).
+    passed_on: set[str] = field(default_factory=set)
     views: set[str] = field(default_factory=set)  # names that may see only part of the root
     # Views laying the root's entries out in other rows (m.T, np.ravel(m)): a store through
     # one of them, or through the root, moves the other beyond the store's own distance.

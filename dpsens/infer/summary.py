@@ -11,6 +11,7 @@ from dpsens.infer.annotations import Annotation
 from dpsens.frontend import tuples
 from dpsens.infer import components, peaks, pieces, ranges, rowwise
 from dpsens.infer.binding import conversion, substitute_type
+from dpsens.infer.calls import captures_of
 from dpsens.infer.pieces import Pieces
 from dpsens.infer.values import Value
 from dpsens.privacy.ledger import Charge
@@ -55,6 +56,9 @@ class Summary:
     ret_pieces: Pieces | None = None
     part_pieces: list[Pieces | None] | None = None
     ret_interval: tuple[E.Expr, E.Expr] | None = None  # where a returned number lies (R-range)
+    # R-captures: per sensitivity Callable parameter, how far the result moves per unit
+    # of one call's move of what the passed function captures.
+    captures: dict[str, E.Expr] = field(default_factory=dict)
     ret_zero_d: bool = False  # the returned number may be a 0-d numpy array (Value.zero_d)
     conditions: list[E.Expr] = field(default_factory=list)  # the assumptions, as relations
     defaults: dict[str, Value] = field(default_factory=dict)  # values of parameter defaults
@@ -135,6 +139,9 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     for name in split:
         del var_types[name]
     var_types.update(components.variables(split))
+    if kind == "sensitivity":  # (R-captures: a privacy function charges them (∞, ∞))
+        var_types.update({captures_of(p.name): T.REAL for p, a in params
+                          if a.callable_kind == "sensitivity"})
     analysis = Analysis(program, module, function.qualname, var_types, privacy=kind in PRIVATE)
     analysis.function_span = function.span
     analysis.static_params = {p.name for p, a in params if a.static}
@@ -145,7 +152,8 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
                 name = tuples.component(param.name, i)
                 analysis.env[name] = _initial_value(name, replace(annotation, type=t))
         else:
-            analysis.env[param.name] = _initial_value(param.name, annotation)
+            analysis.env[param.name] = _initial_value(param.name, annotation,
+                                                      captures_of(param.name) in var_types)
     for name in function.unsupported_params:
         program.report(module, function.span, "DPS201", f"*{name} parameters are not analyzed")
         analysis.poisoned = True
@@ -204,6 +212,9 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     for param in summaries:
         if not param.static:
             param.sensitivity = returned.get(param.name, E.ZERO)
+        elif captures_of(param.name) in var_types:
+            summary.captures[param.name] = E.INF if param.name in analysis.shared.passed_on \
+                else _captures(returned, summary, captures_of(param.name))
     if kind in PRIVATE:
         analysis.finish_privacy(summary, result, split)
         if impossible:
@@ -236,6 +247,14 @@ def _pieces(value: Value, names: list[str], split: components.Split) -> Pieces |
     found = pieces.of_params(value, names)
     whole = components.of_components(value.ctx, split)
     return {**(found or {}), **whole} if whole else found
+
+
+def _captures(returned: C.Context, summary: Summary, variable: str) -> E.Expr:
+    """The result's coefficient of a function argument's captures, or ∞ where the body
+    also shows them, writes them or hands them on (R-captures covers only the result)."""
+    if variable in summary.observed | summary.escaped | summary.mutated:
+        return E.INF
+    return returned.get(variable, E.ZERO)
 
 
 def _record_effects(analysis: Analysis, summary: Summary, split: components.Split) -> None:
@@ -347,9 +366,11 @@ def _bind(params: list[tuple[ir.Param, Annotation]], bindings: dict[str, float]
     return out
 
 
-def _initial_value(name: str, annotation: Annotation) -> Value:
+def _initial_value(name: str, annotation: Annotation, captures: bool = False) -> Value:
     if annotation.callable_kind is not None:
-        return Value(T.Callable_(("parameter", name, annotation.callable_kind)))
+        # Passed on, the function carries what it captures (R-captures).
+        return Value(T.Callable_(("parameter", name, annotation.callable_kind)),
+                     C.single(captures_of(name)) if captures else C.EMPTY)
     if annotation.messages:
         return Value(annotation.type)  # reports are public: post-processing is free
     if annotation.static:

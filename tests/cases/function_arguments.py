@@ -11,15 +11,40 @@ from typing import Callable
 
 import numpy as np
 
-from dpsens import L1, MetricVector, Priv, PrivacyFunction, Real, laplace_mechanism
+from dpsens import L1, MetricVector, Priv, PrivacyFunction, Real, Static, laplace_mechanism
 
 
 def apply_twice(f: Callable[[Real], Real], x: Real) -> Real:  # expect: f=static; x=2*sens(f, 0)
     return f(x) + f(x)
 
 
-def captured_by_callee(x: Real, y: Real) -> Real:  # expect: x=2; y=inf
-    return apply_twice(lambda t: t + y, x)  # E: DPS307
+# R-captures: the callee's result moves by 2 per unit of one call's captures (the Julia
+# tool's issue 58/60 tests; y was inf with DPS307).
+def captured_by_callee(x: Real, y: Real) -> Real:  # expect: x=2; y=2
+    return apply_twice(lambda t: t + y, x)
+
+
+def captured_alone(a: Real) -> Real:  # expect: a=2
+    return apply_twice(lambda b: a, a)
+
+
+def _repeated(h: Callable[[Real], Real], x: Real, k: Static[int]) -> Real:  # expect: h=static; x=k*sens(h, 0); k=static; assumes=k >= 0
+    s = 0.0
+    for _ in range(k):
+        s = s + h(x)
+    return s
+
+
+def captured_in_a_loop(x: Real, y: Real) -> Real:  # expect: x=6; y=3
+    return _repeated(lambda t: 2 * t + y, x, 3)
+
+
+def captured_under_a_comparison(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    return _compared(lambda t: t + y, x)  # E: DPS307
+
+
+def _compared(h: Callable[[Real], Real], x: Real) -> Real:  # expect: h=static; x=inf
+    return x if h(x) > 0 else 0.0
 
 
 def hides_the_calls(f: Callable[[Real], Real], x: Real) -> Real:  # expect: f=static; x=inf; returns=unknown

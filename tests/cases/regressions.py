@@ -122,8 +122,8 @@ def apply(f: Callable, x: Real) -> Real:  # expect: f=static; x=sens(f, 0)
     return f(x)
 
 
-def apply_caller(x: Real, y: Real) -> Real:  # expect: x=1; y=inf
-    return apply(lambda t: t + y, x)  # E: DPS307
+def apply_caller(x: Real, y: Real) -> Real:  # expect: x=1; y=1
+    return apply(lambda t: t + y, x)  # (R-captures; y was inf with DPS307)
 
 
 def reduce_captures(v: MetricVector[L1, Real], x: Real) -> Real:  # expect: v=inf; x=inf; returns=unknown
