@@ -256,11 +256,14 @@ _register(
 _register(
     "DPS307", "function-argument-captures", "error",
     "A function passed for a Callable or PrivacyFunction parameter uses sensitive "
-    "values of the caller (a closure); they become unbounded.",
-    "The callee may call the function any number of times, and each call moves "
-    "the result (or spends privacy) by what the function captures; the callee's "
-    "summary bounds only its own parameters.",
-    "apply(lambda t: t + y, x)   # y is captured",
+    "values of the caller (a closure), and the callee's summary does not bound what "
+    "they move; they become unbounded.",
+    "Each call of the function moves the result (or spends privacy) by what it "
+    "captures. A sensitivity function that calls a Callable parameter itself bounds "
+    "that (R-captures: apply(lambda t: t + y, x) is 1 in y); a privacy function, a "
+    "callee that passes the function on, stores it, hands it to unknown code or "
+    "branches on its result does not.",
+    "release_with(lambda d: laplace_mechanism(1.0, 1.0, d + y), x)   # y is captured",
 )
 _register(
     "DPS311", "unbounded-from-here", "note",
