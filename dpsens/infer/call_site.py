@@ -104,6 +104,7 @@ class CallSite:
         results mention f (DPS307).
         """
         bound: dict[E.Expr, E.Expr] = {}
+        pending: list[tuple[str, C.Context, C.Context]] = []  # R-captures, once f is bound
         for param in self.summary.params:
             function = self.values.get(param.name)
             if param.callable_kind is None or function is None or \
@@ -113,9 +114,16 @@ class CallSite:
             ref = function.type.ref
             if isinstance(ref, tuple) and ref[0] == "parameter":
                 self.caller.shared.passed_on.add(ref[1])  # (R-captures: its calls are not all seen)
+            if hasattr(ref, "node") and self.summary.mutated:
+                # The callee writes into arrays it is given, which the closure may read
+                # (its captures are then no longer what they were here): unbounded.
+                self._report_captures(param.name, "reads values the callee may change")
+                self.extra = C.add(self.extra, C.blow_up(C.total(
+                    v.ctx for v in self.values.values() if v is not None)))
             # Never called directly (passed on, or stored): what its body reads counts.
             captured: C.Context = C.EMPTY if calls else function.ctx
             per_call: C.Context = C.EMPTY  # the most one call's captures move
+            unfit = False  # one call's move does not bound every call's, or is no number
             for types in calls:
                 if param.callable_kind == "privacy":
                     epsilon, delta, exposed = self.caller.function_privacy(
@@ -126,35 +134,55 @@ class CallSite:
                         bound[key] = E.smax(bound.get(key, E.ZERO), cost)
                     captured = C.add(captured, exposed)
                     continue
+                before = dict(self.caller.env)
                 sensitivities, result = self.caller.function_sensitivity(
                     function, list(types), self.span, writes_reported=False)
-                # The callee uses f's result as a Real (call_function_parameter):
-                # a Data result re-measured as a Real is unbounded.
+                # A function that writes into what it captures moves differently at each
+                # call (a running total): one call's move does not bound the next's.
+                unfit |= bool(self.caller.changed_since(before))
+                unfit |= not isinstance(result.type, T.Scalar)
+                # The callee uses f's result as a Real (call_function_parameter): a Data
+                # result re-measured as a Real, or an array taken for a number, is unbounded.
                 kind = T.scalar_kind_of(result.type) or "Real"
-                factor = T.element_factor(kind, "Real") if result.type != UNKNOWN else E.INF
+                factor = T.element_factor(kind, "Real") if isinstance(result.type, T.Scalar) \
+                    else E.INF
                 for position, sensitivity in enumerate(sensitivities):
                     key = E.static_symbol(f"sens({param.name}, {position})")
                     bound[key] = E.smax(bound.get(key, E.ZERO), E.mul(factor, sensitivity))
                 captured = C.add(captured, result.ctx)
                 per_call = C.join(per_call, result.ctx)
-            coefficient = self.summary.captures.get(param.name) if calls else None
-            instance = self.instance(coefficient) if coefficient is not None else None
-            if not C.is_public(captured) and instance is not None and not E.is_inf(instance) \
-                    and not instance.free_symbols & self.unknown_statics:
-                # R-captures: the callee's result moves by its coefficient of the captures
-                # times one call's move of what the function passed captures.
-                self.extra = C.add(self.extra, C.scale(instance, per_call))
-            elif not C.is_public(captured):
-                # '@loop3' and the like stand for values of the enclosing loop or rows.
-                names = sorted(v for v in captured if not E.is_zero(captured[v]))
-                shown = ", ".join(f"'{v}'" for v in names if not v.startswith("@")) or \
-                    "values of an enclosing loop"
-                self.caller.report(self.span, "DPS307", f"the function passed for '{param.name}' "
-                                   f"of {self.summary.name}() uses {shown}, which become unbounded: "
-                                   "the callee may call it any number of times")
-                self.extra = C.add(self.extra, C.blow_up(captured))
+            if C.is_public(captured):
+                continue
+            if calls and not unfit and param.name in self.summary.captures:
+                pending.append((param.name, captured, per_call))
+                continue
+            self._report_captures(param.name, captured)
+            self.extra = C.add(self.extra, C.blow_up(captured))
         for symbol in self._function_symbols():
             self.mapping[symbol] = bound.get(symbol, E.INF)
+        for name, captured, per_call in pending:
+            # R-captures: the callee's result moves by its coefficient of the captures (at
+            # the sensitivities of the functions passed here) times one call's move.
+            instance = self.instance(self.summary.captures[name])
+            if instance is None or E.is_inf(instance) or instance.free_symbols & (
+                    self.unknown_statics | self._function_symbols()):
+                self._report_captures(name, captured)
+                self.extra = C.add(self.extra, C.blow_up(captured))
+            else:
+                self.extra = C.add(self.extra, C.scale(instance, per_call))
+
+    def _report_captures(self, name: str, captured: C.Context | str) -> None:
+        """DPS307: what the function passed for ``name`` captures becomes unbounded."""
+        if isinstance(captured, str):
+            why = captured
+        else:
+            # '@loop3' and the like stand for values of the enclosing loop or rows.
+            names = sorted(v for v in captured if not E.is_zero(captured[v]))
+            why = "uses " + (", ".join(f"'{v}'" for v in names if not v.startswith("@"))
+                             or "values of an enclosing loop")
+        self.caller.report(self.span, "DPS307", f"the function passed for '{name}' of "
+                           f"{self.summary.name}() {why}, which become unbounded: the callee "
+                           "may call it any number of times")
 
     def _parsed(self) -> list[tuple[str, str, str]]:
         return [_FUNCTION_SYMBOL.match(s.name).groups() for s in self._function_symbols()]  # type: ignore[union-attr,attr-defined,misc]

@@ -109,3 +109,52 @@ def default_argument_capture(x: Real) -> Real:  # expect: x=2
 def default_argument_released(x: Real) -> Priv[Real]:  # expect: x=(inf, inf); accounting=released  # E: DPS403
     f = lambda y=x: y
     return laplace_mechanism(1.0, 1.0, 0.0) + f()
+
+
+# review30 (R-captures, found the same day): the callee's coefficient of the captures may
+# name the passed function's own slope (h(h(x)): sens(h, 0) + 1), which must be bound
+# first (it bound the caller's h: y was 1, truth 4); a function that writes into what it
+# captures moves more at each call (y was 3, truth 11); a function given an array and
+# taken for a number (y was 1, truth len(v)); a callee that writes into an array the
+# function reads (x was 0, truth 1000).
+def _twice_nested(h: Callable[[Real], Real], x: Real) -> Real:  # expect: h=static; x=sens(h, 0)**2
+    return h(h(x))
+
+
+def captured_through_nesting(x: Real, y: Real) -> Real:  # expect: x=9; y=4
+    return _twice_nested(lambda t: 3 * t + y, x)
+
+
+def _last_of_calls(h: Callable[[Real], Real], x: Real, k: Static[int]) -> Real:  # expect: h=static; x=sens(h, 0); k=static; assumes=k >= 0
+    s = 0.0
+    for _ in range(k):
+        s = h(x)
+    return s
+
+
+def captured_running_total(x: Real, y: Real) -> Real:  # expect: x=0; y=inf
+    a = np.zeros(1)
+    a[0] = y
+
+    def g(t: Real) -> Real:
+        a[0] = a[0] + y
+        return a[0]
+    return _last_of_calls(g, x, 10)  # E: DPS307
+
+
+def _summed_result(h: Callable[[Real], Real], v: MetricVector[L1, Real]) -> Real:  # expect: h=static; v=sens(h, 0)
+    return float(np.sum(h(v)))
+
+
+def captured_beside_an_array(v: MetricVector[L1, Real], y: Real) -> Real:  # expect: v=inf; y=inf
+    return _summed_result(lambda t: t + y, v)  # E: DPS307
+
+
+def _writes_first(h: Callable[[Real], Real], v: MetricVector[L1, Real], x: Real) -> Real:  # expect: h=static; v=0; x=0
+    v[0] = 1000.0 * x  # E: DPS205
+    return h(0.0)
+
+
+def captured_array_written_by_the_callee(x: Real) -> Real:  # expect: x=inf
+    w = np.zeros(2)
+    return _writes_first(lambda t: float(w[0]), w, x)  # E: DPS307
