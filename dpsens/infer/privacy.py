@@ -114,7 +114,7 @@ class PrivacyRules:
         parts = summary.part_histories.get(param.name)
         if parts is None or value.parts is None or len(value.parts) != len(parts):
             return {}
-        reached: dict[str, list[tuple[tuple[L.VarItem, ...], E.Expr]]] = {}
+        reached: dict[str, list[tuple[Any, E.Expr]]] = {}  # (a history, a distance)
         for history, part in zip(parts, value.parts):
             for variable, r in part.ctx.items():
                 if not E.is_zero(r):
