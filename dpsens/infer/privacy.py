@@ -247,7 +247,6 @@ class PrivacyRules:
             if param.static:
                 continue
             histories = [L.project(items, v) for v in components.names(param.name, split)]
-            summary.histories[param.name] = histories[0]
             leak = released.get(param.name, E.ZERO)
             if not E.is_zero(leak) or not E.is_zero(seen.get(param.name, E.ZERO)):
                 why = "the returned value depends on it" if not E.is_inf(leak) else \
@@ -273,10 +272,9 @@ class PrivacyRules:
                 param.delta = E.ONE  # every mechanism is (ε, 1)-DP: a larger δ says nothing more
             methods |= {c.method for c, h in zip(costs, histories) if h}
             charged = [h for h in histories if h]
-            if len(charged) > 1:  # callers pay the dearest component, in (ε, δ)
-                summary.histories[param.name] = (L.Charge(param.epsilon, param.delta),)
-            elif charged:
-                summary.histories[param.name] = charged[0]
+            # Callers pay the dearest component, in (ε, δ), where two or more are charged.
+            summary.histories[param.name] = (L.Charge(param.epsilon, param.delta),) \
+                if len(charged) > 1 else charged[0] if charged else ()
             if param.name in split:
                 summary.part_histories[param.name] = histories
         unbounded = [p.name for p in summary.params if not p.static and not E.is_inf(
