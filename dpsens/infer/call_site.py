@@ -114,16 +114,18 @@ class CallSite:
             ref = function.type.ref
             if isinstance(ref, tuple) and ref[0] == "parameter":
                 self.caller.shared.passed_on.add(ref[1])  # (R-captures: its calls are not all seen)
-            if hasattr(ref, "node") and self.summary.mutated:
-                # The callee writes into arrays it is given, which the closure may read
-                # (its captures are then no longer what they were here): unbounded.
+            # The callee writes into arrays it is given, which the closure may read: its
+            # captures are then no longer what they were here, nor their moves.
+            changed_captures = hasattr(ref, "node") and bool(self.summary.mutated)
+            if changed_captures:
                 self._report_captures(param.name, "reads values the callee may change")
                 self.extra = C.add(self.extra, C.blow_up(C.total(
                     v.ctx for v in self.values.values() if v is not None)))
             # Never called directly (passed on, or stored): what its body reads counts.
             captured: C.Context = C.EMPTY if calls else function.ctx
             per_call: C.Context = C.EMPTY  # the most one call's captures move
-            unfit = False  # one call's move does not bound every call's, or is no number
+            # Whether one call's move may not bound every call's, or is no number's.
+            unfit = changed_captures
             for types in calls:
                 if param.callable_kind == "privacy":
                     epsilon, delta, exposed = self.caller.function_privacy(

@@ -158,3 +158,15 @@ def _writes_first(h: Callable[[Real], Real], v: MetricVector[L1, Real], x: Real)
 def captured_array_written_by_the_callee(x: Real) -> Real:  # expect: x=inf
     w = np.zeros(2)
     return _writes_first(lambda t: float(w[0]), w, x)  # E: DPS307
+
+
+# A callee that writes into arrays it is given changes what the closure reads, even with
+# public values (w[0] becomes 1000): one call's move measured here bounds nothing.
+def _writes_a_public_number(h: Callable[[Real], Real], v: MetricVector[L1, Real], x: Real) -> Real:  # expect: h=static; v=0; x=sens(h, 0)
+    v[0] = 1000.0  # E: DPS205
+    return h(x)
+
+
+def captured_next_to_a_public_write(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    w = np.array([0.0, 0.0])
+    return _writes_a_public_number(lambda t: float(w[0]) * y, w, x)  # E: DPS307
