@@ -154,12 +154,14 @@ def merged(histories: list[tuple[VarItem, ...]]) -> tuple[VarItem, ...]:
 
 
 def _zipped(histories: list[tuple[VarItem, ...]]) -> tuple[VarItem, ...] | None:
-    """Histories of equal length whose items pair up (charges; loops of one count; groups
-    of one distance), merged pairwise; None otherwise. Pairing items of two different
-    mechanisms is still sound: a group of two moves costs at least their composition
-    (μ₁ + μ₂ ≥ √(μ₁² + μ₂²), (√ρ₁ + √ρ₂)² ≥ ρ₁ + ρ₂, ε₁ + ε₂, δ₁ + e^ε₁·δ₂ ≥ δ₁ + δ₂).
+    """Histories of one item each that pair up (charges; loops of one count; groups of
+    one distance), merged; None otherwise. One item each is one release (or one loop of
+    releases) seen by every variable. Longer histories are not paired position by
+    position: the i-th items of two of them may be different releases (x: A(x), B(x+y);
+    y: B(x+y), C(y)), and pairing A with B and B with C pays B moved by 1 twice where it
+    moves by 2 once: for Gaussians (a+b)² + (b+c)² < a² + 4b² + c² when b > a + c.
     Branches and samples are not paired: two histories' choices may differ."""
-    if len({len(h) for h in histories}) != 1:
+    if any(len(h) != 1 for h in histories):
         return None
     out: list[VarItem] = []
     for column in zip(*histories):

@@ -648,3 +648,16 @@ def count_kept_across_rounds(X: MetricMatrix[L_inf, Data], eps: Static[float], k
         center = laplace_mechanism(1.0, eps, below)
     return center
 
+
+
+def misaligned_routes(x: Real, y: Real) -> Priv[Real]:  # expect: x=(4.40247, 1/100000); y=(4.40247, 1/100000); accounting=gdp
+    a = gaussian_mechanism_zcdp(1.0, 0.005, x)
+    b = gaussian_mechanism_zcdp(1.0, 0.5, x + y)
+    c = gaussian_mechanism_zcdp(1.0, 0.005, y)
+    return a + b + c
+
+
+def misaligned_routes_same_value(z: Real) -> Priv[Real]:  # expect: z=(15.5553, 1/100000); accounting=gdp
+    # review32 U1: x's history is A, B and y's is B, C. Pairing them by position paid
+    # B moved by 1 twice (7.36597); the truth is mu = sqrt(0.01 + 4 + 0.01): 10.0280.
+    return misaligned_routes(z, z)
