@@ -832,3 +832,20 @@ def longer_growth(x: Real) -> Real:  # expect: x=2.71693
 def number_or_pair(v: MetricVector[L1, Real], flag: Static[bool]):  # expect: v=inf; flag=static; returns=unknown
     x = v[0] if flag else (v[0], v[1])
     return x
+
+
+def _applied_twice(fn):  # expect: fn=1  # E: DPS103
+    def both(t):
+        return fn(fn(t))
+    return both
+
+
+@_applied_twice  # E: DPS201
+def _tripled(t):  # expect: t=inf  # E: DPS103
+    return 3 * t
+
+
+# review31 U3: a decorated helper without annotations was inlined as its undecorated body:
+# reported 3; truth 9 (the decorator applies it twice).
+def through_a_decorator(x: Real) -> Real:  # expect: x=inf
+    return _tripled(x)  # E: DPS201
