@@ -181,10 +181,20 @@ class _ModuleLowerer(StmtLowerer):
 
     def _constant(self, node: cst.Assign | cst.AnnAssign, constants: dict[str, ir.Expr]) -> None:
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-        for target in targets:
-            if isinstance(target, cst.Name):
-                if node.value is not None and len(targets) == 1:
-                    constants[target.value] = self.lower(node.value)
+        if node.value is None or len(targets) != 1:
+            return
+        target, value = targets[0], node.value
+        if isinstance(target, cst.Name):
+            constants[target.value] = self.lower(value)
+        elif isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
+                and len(target.elements) == len(value.elements) \
+                and not any(isinstance(e, (cst.StarredElement, cst.StarredDictElement))
+                            for e in (*target.elements, *value.elements)):
+            # LO, HI = 0.0, 1.0: each name its own value (the values are all evaluated
+            # first, and a name bound once cannot be read before this line binds it).
+            for name, item in zip(target.elements, value.elements):
+                if isinstance(name.value, cst.Name):
+                    constants[name.value.value] = self.lower(item.value)
 
     def _imports(self, node: cst.Import | cst.ImportFrom) -> dict[str, str]:
         if isinstance(node, cst.Import):

@@ -209,7 +209,9 @@ class Program:
     def _qualify(self, module: ir.Module, dotted: str, depth: int = 0) -> str:
         head, _, rest = dotted.partition(".")
         own = f"{module.name}.{head}"
-        if own in self.rebound_elsewhere:  # bound again from elsewhere (cfg.np = v, cfg.abs = g)
+        if own in self.rebound_elsewhere or head in module.rebound:
+            # Bound again, here (np = ..., def clip after importing it: review31 U1) or from
+            # elsewhere (cfg.np = v): not the import's value.
             base = own
         elif head in module.imports:
             base = module.imports[head]
