@@ -536,6 +536,8 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
         a.report(span, "DPS406", f"sample() needs 0 < k <= rows, got k = {E.render(k)} of "
                  f"{E.render(population)}")
         return unknown(C.total([m1.ctx, m2.ctx]))
+    if k.free_symbols:  # the runtime refuses k < 1; callers are checked against it (DPS306)
+        a.assume(sp.Ge(k, 1))
     if not all(T.unit_rows(value.type) for value in (m1, m2)):
         # Amplification needs the body private against replacing a row of the sample by
         # any other row, in both outputs at once, which costs more than a neighbour's

@@ -134,7 +134,7 @@ def scale_too_small(x: Real, s: Static[float], eps: Static[float], delta: Static
     return gaussian_mechanism(s, eps, delta, 2 * s * x)  # E: DPS402
 
 
-def batch_scale_too_small(xs: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float], delta: Static[float], b: Static[int]) -> Priv[MetricVector[L2, Real]]:  # expect: xs=(inf, inf); k=static; eps=static; delta=static; b=static; accounting=basic; assumes=1/b > 0, delta < 1, delta > 0, eps > 0, k >= 0
+def batch_scale_too_small(xs: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float], delta: Static[float], b: Static[int]) -> Priv[MetricVector[L2, Real]]:  # expect: xs=(inf, inf); k=static; eps=static; delta=static; b=static; accounting=basic; assumes=1/b > 0, b >= 1, delta < 1, delta > 0, eps > 0, k >= 0
     # the Duet gd-pb-mini pattern: the clipped batch mean is 2/b-sensitive, noised for 1/b
     theta = np.zeros(cols(xs))
     for _ in range(k):
@@ -144,7 +144,7 @@ def batch_scale_too_small(xs: MetricMatrix[L_inf, Data], k: Static[int], eps: St
     return theta
 
 
-def batch_scale_enough(xs: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float], delta: Static[float], b: Static[int]) -> Priv[MetricVector[L2, Real]]:  # expect: xs=(k*log(b*(exp(eps) - 1)/rows(xs) + 1), b*delta*k/rows(xs)); k=static; eps=static; delta=static; b=static; accounting=basic; assumes=2/abs(b) <= 2/b, 2/b > 0, delta < 1, delta > 0, eps > 0, k >= 0
+def batch_scale_enough(xs: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float], delta: Static[float], b: Static[int]) -> Priv[MetricVector[L2, Real]]:  # expect: xs=(k*log(b*(exp(eps) - 1)/rows(xs) + 1), b*delta*k/rows(xs)); k=static; eps=static; delta=static; b=static; accounting=basic; assumes=2/abs(b) <= 2/b, 2/b > 0, b >= 1, delta < 1, delta > 0, eps > 0, k >= 0
     # noised for 2/b: satisfiable (b > 0), unchanged
     theta = np.zeros(cols(xs))
     for _ in range(k):
@@ -661,3 +661,14 @@ def misaligned_routes_same_value(z: Real) -> Priv[Real]:  # expect: z=(15.5553, 
     # review32 U1: x's history is A, B and y's is B, C. Pairing them by position paid
     # B moved by 1 twice (7.36597); the truth is mu = sqrt(0.01 + 4 + 0.01): 10.0280.
     return misaligned_routes(z, z)
+
+
+def sampled_count(data: MetricMatrix[L_inf, Data], k: Static[int]) -> Priv[Real]:  # expect: data=(log(k*(-1 + E)/rows(data) + 1), 0); k=static; accounting=basic; assumes=k >= 1
+    rows_drawn, _ = sample(k, data, data)
+    return laplace_mechanism(1.0, 1.0, count(lambda r: r[0] > 0.0, rows_drawn))
+
+
+# review32 C1: k = -5 reached the amplification formula: a negative epsilon, and with
+# rows bound, a complex number (exit 2). The runtime refuses k < 1: so does the call.
+def sampled_with_a_negative_count(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(inf, inf); accounting=released  # E: DPS403
+    return sampled_count(data, -5)  # E: DPS306

@@ -27,7 +27,7 @@ def sampled_clipped_mean(m: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect:
     return laplace_mechanism(2.0 / 3, 1.0, mean[0])
 
 
-def sampled_count_static(m: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float]) -> Priv[Real]:  # expect: m=(log(k*(exp(eps) - 1)/rows(m) + 1), 0); k=static; eps=static; accounting=basic; assumes=eps > 0
+def sampled_count_static(m: MetricMatrix[L_inf, Data], k: Static[int], eps: Static[float]) -> Priv[Real]:  # expect: m=(log(k*(exp(eps) - 1)/rows(m) + 1), 0); k=static; eps=static; accounting=basic; assumes=eps > 0, k >= 1
     batch, _ = sample(k, m, m)
     return laplace_mechanism(1.0, eps, count(lambda r: r[0] > 0.0, batch))
 
