@@ -426,16 +426,17 @@ def _immutable_values(tree: cst.Module, imports: dict[str, str]) -> set[str]:
         for small in statement.body if type(statement) is cst.SimpleStatementLine else ():
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
                 [small.target] if isinstance(small, cst.AnnAssign) and small.value else []
-            if len(targets) != 1:
+            if len(targets) != 1 or not isinstance(small, (cst.Assign, cst.AnnAssign)):
                 continue
-            if isinstance(targets[0], cst.Name) and _immutable(small.value, imports):
+            value = small.value
+            if isinstance(targets[0], cst.Name) and _immutable(value, imports):
                 safe.add(targets[0].value)
             elif isinstance(targets[0], (cst.Tuple, cst.List)) \
-                    and isinstance(small.value, (cst.Tuple, cst.List)) \
-                    and len(targets[0].elements) == len(small.value.elements):
+                    and isinstance(value, (cst.Tuple, cst.List)) \
+                    and len(targets[0].elements) == len(value.elements):
                 # LO, HI = 0.0, 1.0: each name bound to its own immutable value
                 safe.update(name.value.value for name, item
-                            in zip(targets[0].elements, small.value.elements)
+                            in zip(targets[0].elements, value.elements)
                             if type(name) is cst.Element and isinstance(name.value, cst.Name)
                             and type(item) is cst.Element and _immutable(item.value, imports))
     return safe
