@@ -421,25 +421,30 @@ def _single_values(tree: cst.Module, imports: dict[str, str]) -> set[str]:
 
 def _immutable_values(tree: cst.Module, imports: dict[str, str]) -> set[str]:
     """Names a top-level ``NAME = v`` (or ``NAME: t = v``) with an immutable v binds."""
-    safe = set()
+    safe: set[str] = set()
     for statement in tree.body:
         for small in statement.body if type(statement) is cst.SimpleStatementLine else ():
-            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
-                [small.target] if isinstance(small, cst.AnnAssign) and small.value else []
-            if len(targets) != 1 or not isinstance(small, (cst.Assign, cst.AnnAssign)):
-                continue
-            value = small.value
-            if isinstance(targets[0], cst.Name) and _immutable(value, imports):
-                safe.add(targets[0].value)
-            elif isinstance(targets[0], (cst.Tuple, cst.List)) \
-                    and isinstance(value, (cst.Tuple, cst.List)) \
-                    and len(targets[0].elements) == len(value.elements):
-                # LO, HI = 0.0, 1.0: each name bound to its own immutable value
-                safe.update(name.value.value for name, item
-                            in zip(targets[0].elements, value.elements)
-                            if type(name) is cst.Element and isinstance(name.value, cst.Name)
-                            and type(item) is cst.Element and _immutable(item.value, imports))
+            if isinstance(small, (cst.Assign, cst.AnnAssign)):
+                safe.update(name for name, value in named_values(small)
+                            if _immutable(value, imports))
     return safe
+
+
+def named_values(node: cst.Assign | cst.AnnAssign) -> list[tuple[str, cst.BaseExpression]]:
+    """(name, value) pairs an assignment binds one to one: ``X = v``, or ``LO, HI = 0.0, 1.0``
+    (Python evaluates every value first; a starred part or a second target pairs nothing)."""
+    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+    if node.value is None or len(targets) != 1:
+        return []
+    target, value = targets[0], node.value
+    if isinstance(target, cst.Name):
+        return [(target.value, value)]
+    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+            and len(target.elements) == len(value.elements)
+            and all(type(e) is cst.Element for e in (*target.elements, *value.elements))):
+        return []
+    return [(name.value.value, item.value) for name, item in zip(target.elements, value.elements)
+            if isinstance(name.value, cst.Name)]
 
 
 def scan(tree: cst.Module, syntax: ast.Module, text: str, imports: dict[str, str],

@@ -13,7 +13,7 @@ import libcst as cst
 
 from dpsens import ir
 from dpsens.diagnostics import Diagnostic
-from dpsens.frontend.global_uses import scan as scan_globals
+from dpsens.frontend.global_uses import named_values, scan as scan_globals
 from dpsens.frontend.globals import GlobalFacts
 from dpsens.frontend.syntax import (
     checked_syntax, import_names, imported_modules, relative_origin, unnormalized_identifier,
@@ -180,21 +180,8 @@ class _ModuleLowerer(StmtLowerer):
                              tuple(self.lower(a) for a in annotations))
 
     def _constant(self, node: cst.Assign | cst.AnnAssign, constants: dict[str, ir.Expr]) -> None:
-        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-        if node.value is None or len(targets) != 1:
-            return
-        target, value = targets[0], node.value
-        if isinstance(target, cst.Name):
-            constants[target.value] = self.lower(value)
-        elif isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
-                and len(target.elements) == len(value.elements) \
-                and not any(isinstance(e, (cst.StarredElement, cst.StarredDictElement))
-                            for e in (*target.elements, *value.elements)):
-            # LO, HI = 0.0, 1.0: each name its own value (the values are all evaluated
-            # first, and a name bound once cannot be read before this line binds it).
-            for name, item in zip(target.elements, value.elements):
-                if isinstance(name.value, cst.Name):
-                    constants[name.value.value] = self.lower(item.value)
+        for name, value in named_values(node):
+            constants[name] = self.lower(value)
 
     def _imports(self, node: cst.Import | cst.ImportFrom) -> dict[str, str]:
         if isinstance(node, cst.Import):

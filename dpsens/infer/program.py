@@ -209,10 +209,7 @@ class Program:
     def _qualify(self, module: ir.Module, dotted: str, depth: int = 0) -> str:
         head, _, rest = dotted.partition(".")
         own = f"{module.name}.{head}"
-        if own in self.rebound_elsewhere or head in module.rebound \
-                or head in module.imports and self._star_differs(module, head, depth):
-            # Bound again, here (np = ..., def clip after importing it: review31 U1) or from
-            # elsewhere (cfg.np = v): not the import's value.
+        if self._bound_again(module, head, depth):
             base = own
         elif head in module.imports:
             base = module.imports[head]
@@ -233,9 +230,8 @@ class Program:
             if owner is None:
                 continue
             head, rest = parts[i], ".".join(parts[i + 1:])
-            if depth >= 10 or head in owner.rebound or any(f.name == head for f in owner.functions) \
-                    or head in owner.constants or f"{owner.name}.{head}" in self.rebound_elsewhere \
-                    or head in owner.imports and self._star_differs(owner, head, depth):
+            if depth >= 10 or any(f.name == head for f in owner.functions) \
+                    or head in owner.constants or self._bound_again(owner, head, depth):
                 return qualified
             base = owner.imports[head] if head in owner.imports else \
                 self._from_star(owner, head, depth + 1)
@@ -244,11 +240,14 @@ class Program:
             return self._reexported(canonical(f"{base}.{rest}" if rest else base), depth + 1)
         return qualified
 
-    def _star_differs(self, module: ir.Module, head: str, depth: int) -> bool:
-        """Whether a ``from m import *`` may bind ``head`` to something else than the
-        module's own import of it: which runs last decides, so it has no single value
-        (review31 U2: a star import of an analyzed module's laplace_mechanism)."""
-        if not module.star_imports:
+    def _bound_again(self, module: ir.Module, head: str, depth: int) -> bool:
+        """Whether a module-level name is bound more than once, so that no import of it
+        gives its value: by the module (np = ..., def clip after importing it: review31
+        U1), from elsewhere (cfg.np = v), or by a star import of an analyzed module that
+        binds it to another object than the module's own import (review31 U2)."""
+        if head in module.rebound or f"{module.name}.{head}" in self.rebound_elsewhere:
+            return True
+        if head not in module.imports or not module.star_imports:
             return False
         star = self._from_star(module, head, depth)
         return star is not None and self._reexported(star, depth + 1) \

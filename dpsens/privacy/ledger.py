@@ -163,18 +163,20 @@ def _zipped(histories: list[tuple[VarItem, ...]]) -> tuple[VarItem, ...] | None:
     Branches and samples are not paired: two histories' choices may differ."""
     if any(len(h) != 1 for h in histories):
         return None
-    out: list[VarItem] = []
-    for column in zip(*histories):
-        first = column[0]
-        if all(isinstance(i, Charge) for i in column):
-            out.append(_merged_charge(column))
-        elif all(isinstance(i, VarLoop) and i.count == first.count for i in column):
-            out.append(VarLoop(first.count, merged([i.body for i in column])))
-        elif all(isinstance(i, VarGroup) and i.distance == first.distance for i in column):
-            out.append(VarGroup(first.distance, merged([i.body for i in column])))
-        else:
-            return None
-    return tuple(out)
+    items = [h[0] for h in histories]
+    first = items[0]
+    charges = tuple(i for i in items if isinstance(i, Charge))
+    if len(charges) == len(items):
+        return (_merged_charge(charges),)
+    if isinstance(first, VarLoop):
+        loops = [i for i in items if isinstance(i, VarLoop) and i.count == first.count]
+        if len(loops) == len(items):
+            return (VarLoop(first.count, merged([i.body for i in loops])),)
+    if isinstance(first, VarGroup):
+        groups = [i for i in items if isinstance(i, VarGroup) and i.distance == first.distance]
+        if len(groups) == len(items):
+            return (VarGroup(first.distance, merged([i.body for i in groups])),)
+    return None
 
 
 def _merged_charge(charges: tuple[Charge, ...]) -> Charge:
