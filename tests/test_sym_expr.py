@@ -71,6 +71,15 @@ def test_long_exact_numbers_are_rounded_up() -> None:
     assert huge >= sp.Rational(3, 2) ** 1800 and len(str(huge)) < 30
 
 
+def test_a_rounded_bound_beyond_the_largest_float_prints_as_inf(tmp_path: Path) -> None:
+    # 1e308 * 10 overflows to inf in Python; its rounding bound was printed as sympy's "oo"
+    program = tmp_path / "overflow.py"
+    program.write_text("from dpsens import Real\n\n"
+                       "def overflows(x: Real) -> Real:\n    return 1e308 * 10 * x\n")
+    [file] = check_paths([str(program)]).files
+    assert [p["sensitivity"] for f in file.functions for p in f["params"]] == ["inf"]
+
+
 @given(st.floats(-5, 5), st.floats(-5, 5), st.floats(-5, 5))
 def test_decide_le_through_max_and_sums_holds_at_every_point(h: float, l: float, c: float) -> None:
     """Max and sums of non-negative terms are decided structurally; a True must hold."""

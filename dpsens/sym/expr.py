@@ -334,7 +334,9 @@ class _Printer(StrPrinter):
         if expr._prec == _SHOWN_BITS and expr > 0:  # a float rounding bound (infer/floats.py)
             return _shown(sp.Rational(expr))
         if expr._prec >= _ROUNDED_BITS and expr > 0:  # a rounded-up bound: 6 digits, up
-            return str(decimal_up(math.nextafter(float(expr), math.inf)))
+            rounded = decimal_up(math.nextafter(float(expr), math.inf))
+            # (beyond the largest float the bound is ∞: printed as such, not as sympy's oo)
+            return "inf" if rounded is INF else str(rounded)
         return str(super()._print_Float(expr))
 
     def _print_Max(self, expr: sp.Expr) -> str:

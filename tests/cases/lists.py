@@ -96,7 +96,7 @@ def list_parameter_element(xs: list[Real], y: Real) -> Real:  # expect: xs=1; y=
 def appended_through_an_alias(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf; returns=unknown
     out = [x]
     same = out
-    out.append(y)
+    out.append(y)  # E: DPS202
     return same[1]
 
 
