@@ -16,11 +16,11 @@ def len(x: Any) -> Static[Integer]:
 
 @rule("join")
 def max(a: T, b: T = ...) -> T:
-    """The larger of two values, or of a tuple or list of them: per variable the larger sensitivity."""
+    """The larger of two or more values, or of a tuple or list of them: per variable the larger sensitivity."""
 
 @rule("join")
 def min(a: T, b: T = ...) -> T:
-    """The smaller of two values, or of a tuple or list of them: per variable the larger sensitivity."""
+    """The smaller of two or more values, or of a tuple or list of them: per variable the larger sensitivity."""
 
 @rule("float")
 def float(x: Any) -> Real:
@@ -35,8 +35,8 @@ def bool(x: Any) -> Bool:
     """x != 0: 1-sensitive on integers, bools and Data; jumps on reals."""
 
 @rule("sum")
-def sum(m: Any) -> Any:
-    """Sum of the rows of a matrix or the entries of a vector."""
+def sum(m: Any, start: Any = ...) -> Any:
+    """Sum of the rows of a matrix or the entries of a vector, added to start (0)."""
 
 @rule("range")
 def range(a: Static[Integer], b: Static[Integer] = ..., step: Static[Integer] = ...) -> Any:

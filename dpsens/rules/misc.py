@@ -418,8 +418,14 @@ def _selection_sum(a: Analysis, rule: Rule, bound: Bound, span: object, mean: bo
 
 
 def sum_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
-    """sum / np.sum: see _summed for the factors."""
-    return _sum_or_mean(a, rule, bound, span, mean=False)
+    """sum / np.sum: see _summed for the factors; Python's sum(xs, start) is start + sum(xs)."""
+    from dpsens.infer import arith
+
+    start = bound.get("start")
+    total = _sum_or_mean(a, rule, bound, span, mean=False)
+    if start is None:
+        return total
+    return arith.binary("+", start, total, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
 
 
 def count_nonzero(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

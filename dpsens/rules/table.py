@@ -11,7 +11,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer import floats
 from dpsens.infer.binding import BindError, bind
-from dpsens.infer.values import UNKNOWN, Value, unknown
+from dpsens.infer.values import UNKNOWN, Value, tuple_value, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -75,6 +75,9 @@ class RuleTable:
         """The value of a call to a stubbed function."""
         from dpsens.rules import special
 
+        if rule.special == "join" and rule.qualname.startswith("builtins.") \
+                and len(args) > 2 and not keywords:
+            args = [tuple_value(tuple(args))]  # max(a, b, c) is max((a, b, c))
         try:
             bound = bind([p.name for p in rule.params], [p.has_default for p in rule.params],
                          args, keywords)

@@ -222,3 +222,18 @@ def queries_built_by_a_comprehension(data: MetricMatrix[L_inf, Data], eps: Stati
 def filtered_then_the_input(xs: list[Real], y: Real) -> list[Real]:  # expect: xs=1; y=0
     kept = [e for e in xs if e > y]
     return xs
+
+
+# Three or more arguments: Python's max and min of their tuple, per variable the larger
+# sensitivity of the values (2 in b through 2.0 * b), then the difference adds them.
+def spread_of_three(a: Real, b: Real, c: Real) -> Real:  # expect: a=2; b=3; c=2
+    return max(a, 2.0 * b, c) - min(a, b, c, 5.0)
+
+
+# sum(xs, start) is start + sum(xs): the start's distance is added (also as start=).
+def summed_from_a_start(xs: list[Real], y: Real) -> Real:  # expect: xs=1; y=3
+    return sum(xs, 3 * y)
+
+
+def summed_from_a_keyword_start(xs: list[Real], y: Real) -> Real:  # expect: xs=2; y=1
+    return sum(xs + xs, start=y)
