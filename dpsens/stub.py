@@ -9,7 +9,10 @@ parameter types; these decorators add what a signature cannot say:
 * ``@rule("name")`` - the rule is the special Python rule ``name`` of
   ``dpsens.rules.special``;
 * ``@static_value("sqrt(x)")`` - with only static arguments the result is
-  static with this symbolic value.
+  static with this symbolic value;
+* ``@entrywise()`` - the function (a numpy ufunc) also takes an array for its one
+  non-static number and applies to each entry: its sensitivity there is the
+  number's, in the array's own metric.
 """
 
 from __future__ import annotations
@@ -31,6 +34,11 @@ def rule(name: str) -> Callable[[_F], _F]:
 
 def static_value(expression: str) -> Callable[[_F], _F]:
     """Declare the symbolic value of the function on static arguments."""
+    return _identity
+
+
+def entrywise() -> Callable[[_F], _F]:
+    """Declare that the function applies to each entry of an array it is given."""
     return _identity
 
 

@@ -3,7 +3,7 @@
 from typing import Any, TypeVar
 
 from dpsens import Integer, Real, Static
-from dpsens.stub import rule, sensitivity, static_value
+from dpsens.stub import entrywise, rule, sensitivity, static_value
 
 T = TypeVar("T")
 
@@ -119,20 +119,23 @@ def maximum(a: T, b: T) -> T:
 def minimum(a: T, b: T) -> T:
     """Entrywise minimum."""
 
+@entrywise()
 @static_value("sqrt(x)")
 @sensitivity(x="inf")
 def sqrt(x: Real) -> Real:
-    """Square root: unbounded slope near 0."""
+    """Square root, entrywise on arrays: unbounded slope near 0."""
 
+@entrywise()
 @static_value("exp(x)")
 @sensitivity(x="inf")
 def exp(x: Real) -> Real:
-    """Exponential: unbounded slope."""
+    """Exponential, entrywise on arrays: unbounded slope."""
 
+@entrywise()
 @static_value("log(x)")
 @sensitivity(x="inf")
 def log(x: Real) -> Real:
-    """Natural logarithm: unbounded slope near 0."""
+    """Natural logarithm, entrywise on arrays: unbounded slope near 0."""
 
 @rule("array")
 def array(x: Any, dtype: Static[Any] = ..., copy: Static[Any] = ...) -> Any:

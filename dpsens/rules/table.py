@@ -43,6 +43,7 @@ class Rule:
     special: str | None = None
     static_value: str | None = None
     typevars: frozenset[str] = frozenset()
+    entrywise: bool = False  # a ufunc: an array for its one number is taken entry by entry
 
 
 class RuleTable:
@@ -87,6 +88,10 @@ class RuleTable:
         values = [v for v in bound.values() if v is not None]
         if any(v.type == UNKNOWN and not v.public for v in values):
             return unknown(C.total(v.ctx for v in values))  # already reported where it arose
+        if rule.entrywise:
+            array = _entrywise_argument(rule, bound)
+            if array is not None:
+                return _entrywise(a, rule, bound, array, span)
         for param in rule.params:
             value = bound[param.name]
             if value is not None and _scalar(param) and isinstance(
@@ -118,6 +123,8 @@ def _rule(function: ir.Function, module: ir.Module, stem: str, typevars: frozens
             rule.static_value = strings[0]
         elif kind == "sensitivity":
             rule.sensitivity = {k.name: _text(k.value) for k in decorator.keywords}
+        elif kind == "entrywise":
+            rule.entrywise = True
     return rule
 
 
@@ -213,6 +220,31 @@ def signature_rule(a: Analysis, rule: Rule, bound: dict[str, Value | None], span
             return Value(result_type, ctx)
         return floats.settle(result_type, rounding)
     return Value(result_type, ctx, None)
+
+
+def _entrywise_argument(rule: Rule, bound: dict[str, Value | None]) -> RuleParam | None:
+    """The one non-static parameter of an entrywise rule when it is given an array."""
+    numbers = [p for p in rule.params if not p.static]
+    value = bound[numbers[0].name] if len(numbers) == 1 else None
+    return numbers[0] if value is not None and isinstance(value.type, (T.Vector, T.Matrix)) else None
+
+
+def _entrywise(a: Analysis, rule: Rule, bound: dict[str, Value | None], param: RuleParam,
+               span: ir.Span) -> Value:
+    """A ufunc of an array: |f(x_i) − f(y_i)| ≤ s·|x_i − y_i| in every entry, so every norm
+    of the change (and a matrix's sum of its rows') grows by at most s; Data entries are
+    unbounded reals (as for abs). The result has real entries, no known values."""
+    array = bound[param.name]
+    assert array is not None
+    ctx = C.EMPTY
+    for other in rule.params:
+        value = bound[other.name]
+        if other.static and value is not None:
+            ctx = C.add(ctx, require_static(a, value, other.name, rule, span))
+    factor = instantiate(rule.sensitivity.get(param.name, "inf"), bound)
+    if factor is None or T.scalar_kind_of(array.type) == "Data":
+        factor = E.INF
+    return Value(T.with_real_entries(array.type), C.add(ctx, C.scale(factor, array.ctx)))
 
 
 def first_argument(bound: dict[str, Value | None]) -> Value:

@@ -202,8 +202,10 @@ def dot_with_data(v: MetricVector[L1, Data]) -> Real:  # expect: v=inf
 # numpy broadcast (np.sqrt(np.ones((5, 1))) + v was 1, truth 5); np.linalg.norm of a tuple
 # is the norm of numpy's array of it (of Data entries ∞: it was 1); np.array(v, int)
 # truncates (it was read as a copy: 1, truth ∞).
-def broadcast_through_sqrt(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
-    return float(np.sum(v + np.sqrt(np.ones((5, 1)))))  # E: DPS301
+# np.sqrt applies to each entry of its array (@entrywise): a public 5×1 matrix, which v is
+# broadcast against, five times (it was DPS301 and ∞).
+def broadcast_through_sqrt(v: MetricVector[L1, Real]) -> Real:  # expect: v=5; returns=Real
+    return float(np.sum(v + np.sqrt(np.ones((5, 1)))))
 
 
 def clip_with_tuple_bounds(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
@@ -220,3 +222,15 @@ def norm_of_a_tuple(a: Real, b: Real) -> Real:  # expect: a=1; b=1
 
 def array_with_a_dtype(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf
     return float(np.sum(np.array(v, int)))  # truncated: 0.99 and 1.0 are 1 apart
+
+
+# numpy's exp, log and sqrt apply to each entry of an array (@entrywise in the stub): a
+# public array stays public (post-processing of released values, multiplicative weights);
+# a sensitive one is unbounded, as the number is.
+def weights_of_a_public_vector(v: MetricVector[L1, Real], c: Static[float]) -> Real:  # expect: v=1; c=static
+    weights = np.exp(np.log(np.sqrt(np.ones(3) * c * c + 1.0)))
+    return float(np.sum(v)) + float(np.sum(weights / np.sum(weights)))
+
+
+def exp_of_each_entry(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=Real
+    return float(np.sum(np.exp(np.clip(v, 0.0, 1.0))))
