@@ -264,8 +264,12 @@ class PrivacyRules:
                 continue
             options = self.program.options
             budget = options.budget_delta(self.qualname, f"{self.module.name}.{self.qualname}")
+            # A local randomizer's ε₀ holds for any two records, however far apart (local DP);
+            # callers keep the history per unit of distance (summary.histories, below).
+            shown = [L.any_change(h, T.unit_steps(param.type)) for h in histories] \
+                if summary.kind == "local_randomizer" else histories
             costs = [account(h, options.delta_prime) if budget is None else
-                     account_within(h, options.delta_prime, budget) for h in histories]
+                     account_within(h, options.delta_prime, budget) for h in shown]
             param.epsilon = functools.reduce(self.larger, (c.epsilon for c in costs))
             param.delta = functools.reduce(self.larger, (c.delta for c in costs))
             if not E.is_inf(param.delta) and E.decide_le(E.ONE, param.delta) is True:
@@ -282,10 +286,13 @@ class PrivacyRules:
         if unbounded and not self.shared.errors:
             # Where no error fails the run already (a warning may be about another
             # parameter, or suppressed), an ∞ would otherwise pass a CI run by.
+            why = ("a local randomizer's ε₀ holds for any two records, and no bound on "
+                   "how far they may be apart covers its charges (capped mechanisms: "
+                   "local_laplace, randomized_response)") if summary.kind == "local_randomizer" \
+                else ("the sensitivity of a noised value has no bound the analysis could show "
+                      "(each mechanism's 'charged' says which)")
             self.report(self.function_span, "DPS409", f"the privacy cost in "
-                        f"{', '.join(repr(n) for n in unbounded)} is unbounded: the "
-                        "sensitivity of a noised value has no bound the analysis could "
-                        "show (each mechanism's 'charged' says which)")
+                        f"{', '.join(repr(n) for n in unbounded)} is unbounded: {why}")
         summary.accounting = ", ".join(sorted(methods)) if methods else "none"
         summary.mechanisms = self.shared.trace
 

@@ -4,7 +4,8 @@ import numpy as np
 
 from dpsens import (
     Data, Integer, L1, L_inf, Local, Messages, MetricMatrix, MetricVector, Priv, Real, Static,
-    kary_randomized_response, local_laplace, map_rows, randomized_response, shuffle,
+    kary_randomized_response, laplace_mechanism, local_laplace, map_rows, randomized_response,
+    shuffle,
 )
 
 
@@ -22,6 +23,22 @@ def clamped_real(x: Real) -> Local[Real]:  # expect: x=(1, 0); accounting=sequen
 
 def clamped_data(x: Data) -> Local[Real]:  # expect: x=(1/2, 0); accounting=sequential
     return local_laplace(0.5, x, -3.0, 3.0)
+
+
+# A local randomizer's ε₀ holds for any two records (local DP), not for records 1 apart
+# (review33: these were 1/10, 1 and 1): local_laplace's clamp caps the cost at ε for
+# any x; Laplace on an integer record has no finite ε₀; an (L1, Data) record of n
+# entries is n moves from any other (group privacy).
+def wide_clamp(x: Real) -> Local[Real]:  # expect: x=(1, 0); accounting=sequential
+    return local_laplace(1.0, x, 0.0, 10.0)
+
+
+def laplace_of_an_integer_record(value: Integer) -> Local[Real]:  # expect: value=(inf, 0); accounting=sequential  # E: DPS409
+    return laplace_mechanism(1.0, 1.0, value)
+
+
+def laplace_of_a_record_of_bits(record: MetricVector[L1, Data]) -> Local[Real]:  # expect: record=(len(record), 0); accounting=sequential
+    return laplace_mechanism(1.0, 1.0, float(np.sum(np.clip(record, 0.0, 1.0))))
 
 
 def local_model(bits: MetricVector[L1, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: bits=(1, 0); accounting=sequential
