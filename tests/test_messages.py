@@ -49,7 +49,8 @@ def test_norm_convert_is_suggested_only_for_a_change_of_norm(tmp_path: Path) -> 
 
 
 def test_a_number_unboxed_with_a_shape_is_refused(tmp_path: Path) -> None:
-    """At run time unbox raises for a number given shape 1: the analysis says so."""
+    """A number's type with shape 1 does not fit (unbox would return zeros of that shape):
+    the analysis says so."""
     found = _messages(tmp_path)
     assert found[17] == ["DPS301 unbox(): the shape must match the type and be static"]
     assert 21 not in found  # () and None are a number's shapes

@@ -599,14 +599,14 @@ def unbox(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         return unknown(value.ctx)
     dims = [p.exact for p in shape.parts] if shape.parts is not None else [shape.exact]
     target = t.type.type
-    # A clipped type's claim (rows of norm at most 1) is not checked by unbox at run
-    # time: the result is not taken as clipped (clip() it).
+    # A clipped type's claim (rows of norm at most 1) is not taken: unbox scales such rows
+    # into the ball at run time, but the analysis leaves the result unclipped (clip() it).
     if isinstance(target, T.Vector) and len(dims) == 1 and dims[0] is not None:
         target = T.Vector(target.norm, target.elem, dims[0])
     elif isinstance(target, T.Matrix) and len(dims) == 2 and None not in dims:
         target = T.Matrix(target.norm, target.elem, dims[0], dims[1])
     elif isinstance(target, (T.Vector, T.Matrix)) or dims and shape.type != T.Opaque("None"):
-        # (a number's shape is () or None: unbox raises on any other at run time)
+        # (a number's shape is () or None: any other makes unbox return zeros of that shape)
         a.report(span, "DPS301", "unbox(): the shape must match the type and be static")  # type: ignore[arg-type]
         return unknown(value.ctx)
     return Value(target, C.add(value.ctx, require_static(a, shape, "shape", rule, span)))

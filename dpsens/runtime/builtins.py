@@ -159,39 +159,48 @@ def cols(x: Any) -> int:
 
 
 def unbox(value: Any, t: Any, shape: Any) -> Any:
-    """Check a black-box result against shape and type and return it as float or float
-    array: the analyzer trusts what ``t`` says of it (a Bool is 0 or 1, an Integer whole,
-    a clipped container's rows of norm at most 1), so a value that breaks it raises."""
+    """A black-box result as a float or float array of the declared shape, holding what ``t``
+    says of it, which the analyzer trusts (a Bool is 0 or 1, an Integer whole, a clipped
+    container's rows of norm at most 1).
+
+    A result that breaks it is replaced, never raised: whether it breaks may depend on the
+    data the black box was given, and an exception would show that to the caller
+    (R-observed; review33). Another shape or no numbers give zeros of the declared shape;
+    NaN entries and entries that are not of the declared kind become 0; rows of a clipped
+    container are scaled into its unit ball, as ``clip`` does.
+    """
     expected = () if shape is None else (shape,) if isinstance(shape, int) else tuple(shape)
-    actual = np.shape(value)
-    if actual != expected:
-        raise TypeError(f"unbox: expected a value of shape {expected}, got shape {actual}")
-    if expected == ():
-        result = _scalar("unbox", value)
-        _check_kind(np.asarray([result]), t)
-        return result
-    arr = _floats("unbox", value, "numbers")
-    if np.isnan(arr).any():
-        raise ValueError("unbox: value contains NaN")
-    _check_kind(arr, t)
-    return arr
+    try:
+        arr = float_array(value)
+    except NotReal:
+        arr = np.zeros(expected)
+    if arr.shape != expected:
+        arr = np.zeros(expected)
+    arr = _of_kind(np.where(np.isnan(arr), 0.0, arr), t)
+    return float(arr) if expected == () else arr
 
 
-def _check_kind(values: npt.NDArray[np.float64], t: Any) -> None:
-    """Raise when the values break what the annotation ``t`` says of them."""
+def _of_kind(values: npt.NDArray[np.float64], t: Any) -> npt.NDArray[np.float64]:
+    """The values with each entry or row that breaks the annotation ``t`` replaced: by 0 for
+    a Bool that is not 0 or 1 and an Integer that is not whole, scaled into the unit ball for
+    a clipped container's row."""
     marker, arguments = _annotation_parts(t)
     kind = marker if not arguments else _annotation_parts(arguments[-1])[0]
-    if kind == "Bool" and not np.isin(values, (0.0, 1.0)).all():
-        raise ValueError("unbox: a Bool value must be 0 or 1")
-    if kind == "Integer" and not (np.isfinite(values).all() and (values == np.round(values)).all()):
-        raise ValueError("unbox: an Integer value must be a whole number")
+    if kind == "Bool":
+        values = np.where(np.isin(values, (0.0, 1.0)), values, 0.0)
+    if kind == "Integer":
+        values = np.where(np.isfinite(values) & (values == np.round(values)), values, 0.0)
     if marker in ("ClippedVector", "ClippedMatrix") and arguments:
         norm = arguments[0] if isinstance(arguments[0], str) else \
             getattr(arguments[0], "__name__", "")  # the clip norm: L1, L2 or L_inf
-        rows = values.reshape(1, -1) if marker == "ClippedVector" else values
         order = {"L1": 1, "L2": 2, "L_inf": np.inf}.get(norm)
-        if order is None or (np.linalg.norm(rows, ord=order, axis=1) > 1.0 + 1e-12).any():
-            raise ValueError(f"unbox: a {marker}'s rows must have norm at most 1 in {norm}")
+        rows = np.atleast_2d(values)
+        finite = np.where(np.isfinite(rows), rows, 0.0)
+        lengths = np.linalg.norm(finite, ord=order, axis=1, keepdims=True) if order else \
+            np.full((rows.shape[0], 1), np.inf)
+        scaled = finite / np.maximum(1.0, lengths)  # an unknown norm: no row is trusted
+        values = scaled.reshape(values.shape) if order else np.zeros(values.shape)
+    return values
 
 
 def _annotation_parts(t: Any) -> tuple[str, tuple[Any, ...]]:

@@ -181,37 +181,31 @@ def test_unbox_converts_and_checks_shape() -> None:
     out = unbox([1, 2], "MetricVector[L1, Real]", (2,))
     assert out.dtype == np.float64 and np.array_equal(out, [1.0, 2.0])
     assert unbox(np.ones((2, 3)), "t", [2, 3]).shape == (2, 3)
-    with pytest.raises(TypeError, match=r"shape \(3,\), got shape \(2,\)"):
-        unbox([1.0, 2.0], "t", (3,))
-    with pytest.raises(TypeError, match=r"shape \(\), got shape \(1,\)"):
-        unbox([1.0], "t", ())
-    with pytest.raises(ValueError, match="NaN"):
-        unbox([np.nan], "t", (1,))
+    # Whether a black box's result breaks its declared shape may depend on the data it was
+    # given: the result is replaced by zeros of the declared shape, never raised (review33).
+    assert np.array_equal(unbox([1.0, 2.0], "t", (3,)), np.zeros(3))
+    assert unbox([1.0], "t", ()) == 0.0 and isinstance(unbox([1.0], "t", ()), float)
+    assert unbox("text", "t", ()) == 0.0
+    assert np.array_equal(unbox([np.nan, 2.0], "t", (2,)), [0.0, 2.0])
 
 
-def test_unbox_checks_what_the_type_says() -> None:
+def test_unbox_replaces_what_breaks_the_type() -> None:
     """The analyzer takes an unboxed Bool as 0 or 1 (the discrete cap), an Integer as whole
-    and a clipped container's rows as of norm at most 1: a value that is not raises."""
+    and a clipped container's rows as of norm at most 1: a value that is not is replaced by
+    one that is, chosen without looking at the data (0, or the row scaled into the ball)."""
     from dpsens import Bool, ClippedMatrix, ClippedVector, Integer, MetricVector, Real
 
     assert unbox(1.0, Bool, ()) == 1.0 and unbox(3, Integer, ()) == 3.0
     assert np.array_equal(unbox([0.6, -0.4], ClippedVector[L1, L1, Real], 2), [0.6, -0.4])
     assert unbox([[0.6, 0.8]], ClippedMatrix[L2, L_inf, Real], (1, 2)).shape == (1, 2)
-    with pytest.raises(ValueError, match="Bool value must be 0 or 1"):
-        unbox(1000.0, Bool, ())
-    with pytest.raises(ValueError, match="Integer value must be a whole number"):
-        unbox([1.0, 2.5], MetricVector[L1, Integer], 2)
-    with pytest.raises(ValueError, match="norm at most 1 in L2"):
-        unbox([0.9, 0.9], ClippedVector[L2, L2, Real], 2)
-    with pytest.raises(ValueError, match="norm at most 1 in L1"):
-        unbox([[0.5, 0.6]], ClippedMatrix[L1, L1, Real], (1, 2))
+    assert unbox(1000.0, Bool, ()) == 0.0
+    assert np.array_equal(unbox([1.0, 2.5], MetricVector[L1, Integer], 2), [1.0, 0.0])
+    assert np.allclose(unbox([0.9, 0.9], ClippedVector[L2, L2, Real], 2), [0.5 ** 0.5] * 2)
+    assert np.allclose(unbox([[0.5, 0.6]], ClippedMatrix[L1, L1, Real], (1, 2)), [[5 / 11, 6 / 11]])
     # The analyzer reads a quoted type as the annotation: so does the check (review25).
-    with pytest.raises(ValueError, match="Bool value must be 0 or 1"):
-        unbox(1000.0, "Bool", ())
-    with pytest.raises(ValueError, match="Integer value must be a whole number"):
-        unbox([1.0, 2.5], "MetricVector[L1, Integer]", 2)
-    with pytest.raises(ValueError, match="norm at most 1 in L2"):
-        unbox([0.9, 0.9], "ClippedVector[L2, L2, Real]", 2)
+    assert unbox(1000.0, "Bool", ()) == 0.0
+    assert np.array_equal(unbox([1.0, 2.5], "MetricVector[L1, Integer]", 2), [1.0, 0.0])
+    assert np.allclose(unbox([0.9, 0.9], "ClippedVector[L2, L2, Real]", 2), [0.5 ** 0.5] * 2)
 
 
 def test_runtime_reexports_every_builtin() -> None:
