@@ -91,31 +91,67 @@ def analytic_gaussian_sigma(s: float, eps: float, delta: float) -> float:
             return _cdf_minus_scaled_cdf(math.sqrt(eps * v), eps, -math.sqrt(eps * (v + 2))) <= delta
         hi = _expand(b_plus_ok, False)
         v = _bisect(b_plus_ok, 0.0, hi, keep_hi=False)  # v* = sup{v : B+(v) <= delta}, kept on the safe side
-        alpha = math.sqrt(1 + v / 2) - math.sqrt(v / 2)
+        # (the difference of the roots as their sum's inverse: for a tiny eps, v is so
+        # large that sqrt(1 + v/2) - sqrt(v/2) cancels to 0, and sigma with it)
+        alpha = 1.0 / (math.sqrt(1 + v / 2) + math.sqrt(v / 2))
     else:
         def b_minus_ok(u: float) -> bool:  # B-(u) = Phi(-sqrt(eps u)) - e^eps Phi(-sqrt(eps (u+2))) <= delta
             return _cdf_minus_scaled_cdf(-math.sqrt(eps * u), eps, -math.sqrt(eps * (u + 2))) <= delta
         hi = _expand(b_minus_ok, True)
         u = _bisect(b_minus_ok, 0.0, hi, keep_hi=True)  # u* = inf{u : B-(u) <= delta}
         alpha = math.sqrt(1 + u / 2) + math.sqrt(u / 2)
-    sigma = alpha * s / math.sqrt(2.0 * eps)
-    # Floating-point safety: nudge sigma up until Theorem 8 certifies it directly, in
-    # floats and then in 60 digits (floats erred by a relative 1e-5 of delta at 1e-100).
-    step = 1e-12  # doubled each time: at most twice the increase needed
-    while gaussian_delta(eps, s / sigma) > delta or _exact_delta(eps, s, sigma) > delta:
-        sigma = math.nextafter(sigma, math.inf) * (1 + step)
-        step *= 2
-    return sigma
+    return _smallest_certified(s, eps, delta, alpha * s / math.sqrt(2.0 * eps))
 
 
-def _exact_delta(eps: float, s: float, sigma: float) -> float:
-    """Theorem 8's delta at mu = s/sigma in 60-digit arithmetic (the quotient too: in
+def _smallest_certified(s: float, eps: float, delta: float, guess: float) -> float:
+    """The smallest sigma, to float precision, at which Theorem 8 holds in exact arithmetic,
+    searched from the floats' guess.
+
+    Floating-point safety: the floats erred by a relative 1e-5 of delta at 1e-100, and
+    for a tiny eps their terms cancel (sigma was 0 at eps = 1e-300, 0.2% too large at
+    eps = 1e-9, delta = 1e-41). The guess is returned where a relative 1e-9 less is not
+    certified (two exact evaluations, the common case); otherwise sigma is bracketed by
+    steps that square (2, 4, 16, ...) and bisected, below the eps = 0 bound
+    s / (delta sqrt(2 pi)): delta(eps, mu) <= delta(0, mu) = 2 Phi(mu/2) - 1 <= mu phi(0).
+    """
+    def certified(candidate: float) -> bool:
+        # (in exact arithmetic only: the floats' own delta overstates it by 0.1% at
+        # eps = 1e-9, delta = 1e-41, which would keep sigma that much too large)
+        return 0.0 < candidate < math.inf and _exact_delta(eps, s, candidate, delta) <= delta
+
+    upper = s / (delta * math.sqrt(2.0 * math.pi)) * (1 + 1e-6)  # (the bound is tight at eps = 0)
+    if not 0.0 < guess < math.inf:
+        low, high = math.ulp(0.0), upper
+    elif certified(guess):
+        low, high, factor = guess * (1 - 1e-9), guess, 2.0
+        if not certified(low):
+            return guess
+        while certified(low):
+            high, low, factor = low, max(low / factor, math.ulp(0.0)), factor * factor
+    else:
+        low, high, factor = guess, guess * (1 + 1e-9), 2.0
+        while not certified(high) and high < upper:
+            low, high, factor = high, min(high * factor, upper), factor * factor
+    if not certified(high):
+        raise ValueError(f"no float sigma makes the Gaussian mechanism ({eps}, {delta})-DP")
+    while high > 2.0 * low:  # geometric halving first: the bracket may span 1e300
+        middle = math.sqrt(low) * math.sqrt(high)
+        low, high = (low, middle) if certified(middle) else (middle, high)
+    return _bisect(certified, low, high, keep_hi=True)
+
+
+def _exact_delta(eps: float, s: float, sigma: float, delta: float) -> float:
+    """Theorem 8's delta at mu = s/sigma in high-precision arithmetic (the quotient too: in
     floats it errs by 1e-16, which moves a delta of 1e-199 by 6e-14), rounded up to a
-    float: a check of gaussian_delta where its floats cancel or underflow."""
+    float: a check of gaussian_delta where its floats cancel or underflow. The digits
+    grow with delta's: the two terms are near 1/2 and differ by about delta."""
     import mpmath  # type: ignore[import-untyped]
 
-    with mpmath.workdps(60):
+    digits = 60 + max(0, int(-math.log10(delta)))
+    with mpmath.workdps(digits):
         e, m = mpmath.mpf(eps), mpmath.mpf(s) / mpmath.mpf(sigma)
+        if m / 2 - e / m < -40:  # both terms below Phi(-40) < 1e-349 (mpmath overflows there)
+            return math.ulp(0.0)
         exact = mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
         return math.nextafter(float(exact), math.inf) if exact > 0 else 0.0
 

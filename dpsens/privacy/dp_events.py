@@ -12,6 +12,9 @@ without replacement, so histories with a sample are left to RDP.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -86,32 +89,51 @@ def _memoized(method: str, history: tuple[VarItem, ...], delta_prime: float) -> 
     """One accountant run; PLD takes ~0.3 s and generated and real code repeat the same
     histories (a helper called with the same constants), so each is computed once."""
     try:
-        import dp_accounting
-
-        # Sampling without replacement exists only for RDP (see the module docstring).
-        event = to_event(history, allow_sampling=method == "rdp", pure=method == "pld")
-        compositions, widest = _compositions(event, dp_accounting), _widest_loss(event, dp_accounting)
-        if method == "pld" and _interval(compositions, widest) * COARSEST > widest:
-            # A grid this coarse for the losses of one mechanism says nothing the other
-            # accountants do not say better, and costs minutes: 10⁸ Laplaces of ε = 10⁻⁵ on
-            # a grid of 10 took 154 s for an ε of 5980 (zCDP: 0.375 at once).
-            return None
-        leaves = _leaves(event, dp_accounting)
-        if len(leaves) == 1 and isinstance(leaves[0], _PureEvent):
-            return None  # one ε: the optimal composition (compose._pure_optimal) is exact
-        if any(isinstance(leaf, _PureEvent) for leaf in leaves):
-            # (the accountant takes only its own events: the PLDs are composed here, on its grid)
-            built = _built_pld(event, dp_accounting, _interval(compositions, widest))
-            epsilon = built.get_epsilon_for_delta(delta_prime)
-        else:
-            accountant = _accountant(method, dp_accounting, compositions, widest)
-            if not accountant.supports(event):
-                return None
-            accountant.compose(event)
-            epsilon = accountant.get_epsilon(delta_prime)
+        with _quiet_absl():
+            return _run(method, history, delta_prime)
     except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError,
             MemoryError, OverflowError):
         return None
+
+
+@contextmanager
+def _quiet_absl() -> Iterator[None]:
+    """dp-accounting logs its numerical fallbacks through absl (a negative Rényi divergence
+    of extreme events is taken as 0): a report's stderr holds only dpsens's own words."""
+    logger = logging.getLogger("absl")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _run(method: str, history: tuple[VarItem, ...], delta_prime: float) -> Cost | None:
+    """The accountant's ε at δ' (raises what the accountant raises)."""
+    import dp_accounting
+
+    # Sampling without replacement exists only for RDP (see the module docstring).
+    event = to_event(history, allow_sampling=method == "rdp", pure=method == "pld")
+    compositions, widest = _compositions(event, dp_accounting), _widest_loss(event, dp_accounting)
+    if method == "pld" and _interval(compositions, widest) * COARSEST > widest:
+        # A grid this coarse for the losses of one mechanism says nothing the other
+        # accountants do not say better, and costs minutes: 10⁸ Laplaces of ε = 10⁻⁵ on
+        # a grid of 10 took 154 s for an ε of 5980 (zCDP: 0.375 at once).
+        return None
+    leaves = _leaves(event, dp_accounting)
+    if len(leaves) == 1 and isinstance(leaves[0], _PureEvent):
+        return None  # one ε: the optimal composition (compose._pure_optimal) is exact
+    if any(isinstance(leaf, _PureEvent) for leaf in leaves):
+        # (the accountant takes only its own events: the PLDs are composed here, on its grid)
+        built = _built_pld(event, dp_accounting, _interval(compositions, widest))
+        epsilon = built.get_epsilon_for_delta(delta_prime)
+    else:
+        accountant = _accountant(method, dp_accounting, compositions, widest)
+        if not accountant.supports(event):
+            return None
+        accountant.compose(event)
+        epsilon = accountant.get_epsilon(delta_prime)
     return Cost(E.decimal_up(epsilon), E.number(delta_prime), method)
 
 

@@ -93,20 +93,23 @@ def test_gaussians_beside_a_pure_step_are_never_undercounted(k: int, multiplier:
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.floats(-7.0, 1.5), st.floats(-300.0, -2.0))
+@given(st.floats(-300.0, 1.5), st.floats(-300.0, -2.0))
 @example(-6.0, -100.0)  # floats certified it, 1e-5 relatively above delta
 @example(0.0, -198.51193371876053)  # mu = s/sigma as a float quotient: 6e-14 above
+@example(-300.0, -300.0)  # review33: sigma cancelled to 0 (DPS001); 60 digits certified 5e63
+@example(-200.0, -5.0)
 def test_the_analytic_sigma_meets_its_delta_in_exact_arithmetic(log_eps: float,
                                                                log_delta: float) -> None:
-    """Balle–Wang's Theorem 8 at the σ returned, in 80 digits: at ε = 1e-6, δ = 1e-100 the
-    float certificate let δ be exceeded by a relative 1e-5."""
+    """Balle–Wang's Theorem 8 at the σ returned, in 400 digits (the two terms are near 1/2
+    for a tiny ε and differ by δ): at ε = 1e-6, δ = 1e-100 the float certificate let δ be
+    exceeded by a relative 1e-5, and at ε = 1e-300 the calibration divided by zero."""
     import mpmath
 
     from dpsens.accounting.gaussian import analytic_gaussian_sigma
 
     eps, delta = 10.0 ** log_eps, 10.0 ** log_delta
     sigma = analytic_gaussian_sigma(1.0, eps, delta)
-    with mpmath.workdps(80):
+    with mpmath.workdps(400):
         e, mu = mpmath.mpf(eps), 1 / mpmath.mpf(sigma)
         exact = mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu)
         assert exact <= mpmath.mpf(delta)
