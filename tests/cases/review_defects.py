@@ -915,3 +915,107 @@ def real_into_an_array_of_counts(x: Real) -> Real:  # expect: x=inf
     out[0] = x * 10.0
     return float(np.sum(out))
 
+
+# D149 (U5): a for loop over a list that its body grows was counted at the list's length
+# when it started, but Python iterates the appended elements too: reported 1; truth 31.
+def iterated_list_appended_to(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    s = 0.0
+    for v in xs:  # E: DPS207
+        s = s + v
+        if len(xs) < 31:
+            xs.append(v)
+    return s
+
+
+def iterated_list_extended_through_an_alias(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    ys = xs
+    s = 0.0
+    for v in xs:  # E: DPS207
+        s = s + v
+        if len(ys) < 31:
+            ys += [v]
+    return s
+
+
+def _push_onto(items: list[Real], v: Real) -> None:  # expect: items=0; v=0
+    items.append(v)  # E: DPS205
+
+
+def iterated_list_grown_by_a_helper(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    s = 0.0
+    for v in xs:  # E: DPS207
+        s = s + v
+        if len(xs) < 31:
+            _push_onto(xs, v)
+    return s
+
+
+def iterated_list_repeated(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    s = 0.0
+    for v in xs:  # E: DPS207
+        s = s + v
+        if len(xs) < 4:
+            xs *= 2
+    return s
+
+
+def enumerated_list_appended_through_an_alias(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    ys = xs
+    s = 0.0
+    for _, v in enumerate(xs):  # E: DPS207
+        s = s + v
+        if len(ys) < 31:
+            ys.append(v)
+    return s
+
+
+def zipped_list_appended_through_an_alias(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    ys = xs
+    s = 0.0
+    for v, w in zip(xs, xs):  # E: DPS207
+        s = s + v + w
+        if len(ys) < 31:
+            ys.append(v)
+    return s
+
+
+# (list *= n repeated the list in place but only under its own name: `ys` kept [x], 1; truth 3)
+def list_repeated_in_place(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    ys = xs
+    xs *= 3
+    return sum(ys)
+
+
+# Not changed: range(len(xs)) is evaluated once; the arrays a list holds may change in place.
+def range_over_a_list_appended_to(x: Real) -> Real:  # expect: x=1
+    xs = [x]
+    s = 0.0
+    for i in range(len(xs)):
+        s = s + xs[i]
+        xs.append(x)
+    return s
+
+
+def another_list_appended_to(x: Real) -> Real:  # expect: x=4
+    xs = [x, x]
+    ys = []
+    s = 0.0
+    for v in xs:
+        s = s + v
+        ys.append(v)
+    return s + sum(ys)
+
+
+def arrays_of_an_iterated_list_changed(x: Real) -> Real:  # expect: x=4
+    a = np.zeros(3)
+    b = np.zeros(3)
+    for w in [a, b]:
+        w[0] = x
+    return float(np.sum(a) + np.sum(b))
