@@ -166,12 +166,13 @@ def square(x: Any) -> Any:
     """x ** 2, entrywise."""
 
 @rule("zeros_like")
-def zeros_like(a: Any) -> Any:
-    """A public array of zeros of a's shape (shapes are public)."""
+def zeros_like(a: Any, dtype: Static[Any] = ...) -> Any:
+    """A public array of zeros of a's shape (shapes are public) and of a's kind of entries
+    (numpy: a's dtype), unless dtype= says another."""
 
 @rule("zeros_like")
-def ones_like(a: Any) -> Any:
-    """A public array of ones of a's shape."""
+def ones_like(a: Any, dtype: Static[Any] = ...) -> Any:
+    """A public array of ones of a's shape and kind of entries (or dtype=)."""
 
 @rule("zeros")
 def zeros(shape: Static[Any], dtype: Static[Any] = ...) -> Any:

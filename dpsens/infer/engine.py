@@ -83,6 +83,10 @@ class _Shared:
     # ``matrix[lo:hi, ...]`` in a range loop with a symbolic index (loops.py).
     slice_reads: dict[tuple[str, str], tuple[str, Value, Value]] = field(default_factory=dict)
     unrolling: bool = False  # inside a loop analyzed iteration by iteration (loops.py)
+    # id() of an index loop iterators.as_index_loop wrote for ``enumerate(X)``/``zip(X, Y)``
+    # -> the names of the objects Python iterates, as they are when the loop starts: a
+    # list among them that the body resizes makes the count unknown (loops.py, D149).
+    live_lists: dict[int, tuple[str, ...]] = field(default_factory=dict)
     # variable -> where values first became unbounded in it without a diagnostic, and by
     # which rule (at most CAUSES each): DPS311 notes for parameters reported unbounded.
     causes: dict[str, list[tuple[Span, str]]] = field(default_factory=dict)

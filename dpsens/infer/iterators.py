@@ -56,8 +56,12 @@ def as_index_loop(a: Analysis, s: ir.For, assigned: set[str]) -> list[ir.Stmt] |
     reads = tuple(ir.Assign(span, (ir.NameTarget(span, name),),
                             ir.Subscript(span, x, (ir.Name(span, index),)))
                   for name, x in zip(targets, sources))
-    return [*prelude, ir.For(span, ir.NameTarget(span, index),
-                             ir.Call(span, ir.Name(span, "range"), (count,), ()), reads + s.body)]
+    loop = ir.For(span, ir.NameTarget(span, index),
+                  ir.Call(span, ir.Name(span, "range"), (count,), ()), reads + s.body)
+    # Python iterates the objects, up to their current ends: a list the body makes longer
+    # gives more iterations than range(len(X)) (loops.py checks, R-loop-grown-list).
+    a.shared.live_lists[id(loop)] = tuple(x.id for x in sources)
+    return [*prelude, loop]
 
 
 def _hidden(a: Analysis, what: str) -> str:

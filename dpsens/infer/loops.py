@@ -18,8 +18,8 @@ from dpsens import types as T
 from dpsens.frontend import choices
 from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
-from dpsens.infer.values import (DEPENDS, LOOP_PREFIX, Value, decided, join, join_types, list_length,
-                                 list_type, sampled, unknown)
+from dpsens.infer.values import (DEPENDS, LOOP_PREFIX, Value, decided, is_list, join, join_types,
+                                 list_length, list_type, sampled, unknown)
 from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
                                    substituted, variables)
 from dpsens.sym import context as C
@@ -35,8 +35,11 @@ def run_loop(a: Analysis, s: ir.For) -> None:
     """Update the environment for the effect of a for loop."""
     index_loop = as_index_loop(a, s, _assigned(s.body))
     if index_loop is not None:  # enumerate(X), zip(X, Y)
-        for statement in index_loop:
-            a.statement(statement)
+        try:
+            for statement in index_loop:
+                a.statement(statement)
+        finally:
+            a.shared.live_lists.pop(id(index_loop[-1]), None)
         return
     unswitched = _unswitched(a, s)
     if unswitched is not None:
@@ -51,7 +54,12 @@ def run_loop(a: Analysis, s: ir.For) -> None:
         if not count.public:
             a.reveal(count.ctx, seen)  # how often it raised or printed (R-observed)
         return
-    # An unsupported iterable (DPS201): the body is not analyzed.
+    _not_analyzed(a, s)  # an unsupported iterable (DPS201)
+
+
+def _not_analyzed(a: Analysis, s: ir.For) -> None:
+    """A loop whose body is not analyzed (reported by the caller): everything it may
+    assign or change is unbounded, and a call, return or raise in it poisons the function."""
     if any(isinstance(n, (ir.Return, ir.Raise, ir.Call)) for n in ir.nodes(s.body)):
         a.poisoned = True  # it may return, raise or print anything
     for name in _assigned(s.body) | target_names(s.target, stores=True):
@@ -215,6 +223,8 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     # At most this many iterations (composition only grows with the number of steps).
     repetitions = (count.exact if count.exact is not None else count.bound or E.INF) \
         if count.public else E.INF
+    if _resizes_iterated(a, s, container, element, repetitions):
+        return
     carried = sorted(name for name in assigned if name in a.env)
     types = {name: a.env[name].type for name in carried}
     mark = (len(a.shared.trace), len(a.shared.samples))
@@ -389,6 +399,54 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     a.record_loop_aliases(s.target, s.iter)
     if iterated is not None:
         _release_iterated(a, iterated)
+
+
+def _resizes_iterated(a: Analysis, s: ir.For, container: T.Type | None, element: Value,
+                      repetitions: E.Expr) -> bool:
+    """R-loop-grown-list (D149): Python iterates a list by position up to its current end,
+    so a body that may make the iterated list longer (append, extend, insert, +=, *=, a
+    slice store, or handing it to code that may, through any name) runs more iterations
+    than it had elements, over elements it added: the count is not known. A trial run of
+    the body (undone) tells whether it may; if so the loop is reported (DPS207) and not
+    analyzed, and True is returned."""
+    saved = _snapshot(a)
+    held = [_hold_iterated(a, s, container, element)] if isinstance(container, T.ListType) else []
+    held += _hold_live_lists(a, s)
+    resized = False
+    if held:
+        body = _run_body(a, s, element, {}, repetitions)
+        resized = any(_resized(a, body, name) for name in held if name is not None)
+    _restore(a, saved)
+    if resized:
+        a.report(s.iter.span, "DPS207", "the loop may change the length of the list it "
+                 "iterates (through this name, an alias or a call): Python iterates the "
+                 "elements it adds too, so the count is not known (iterate over "
+                 "range(len(...)), which is evaluated once, or leave the list as it is)")
+        _not_analyzed(a, s)
+    return resized
+
+
+def _hold_live_lists(a: Analysis, s: ir.For) -> list[str]:
+    """Hidden names for the lists an enumerate/zip loop iterates (``a.shared.live_lists``),
+    each in the alias group of the name that held it when the loop started."""
+    held = []
+    for source in a.shared.live_lists.get(id(s), ()):
+        if source in a.env and is_list(a.env[source]):
+            a.program.fresh += 1
+            name = f"@iterated{a.program.fresh}"
+            a.env[name] = a.env[source]
+            a.record_alias(name, ir.Name(s.span, source))
+            held.append(name)
+    return held
+
+
+def _resized(a: Analysis, body: Analysis, name: str) -> bool:
+    """Whether the body may have changed the length of the list held under the hidden
+    ``name``: it changed it, and not only by changing arrays it holds in place (every
+    other change of a list leaves the names that may hold it unknown:
+    MutationRules.grow_list, _store_into_list, invalidate)."""
+    after = body.env.get(name)
+    return after is not a.env.get(name) and (after is None or not is_list(after))
 
 
 def _hold_iterated(a: Analysis, s: ir.For, container: T.Type | None, element: Value) -> str | None:

@@ -339,13 +339,18 @@ class MutationRules:
             self.env[name] = new if name == base else unknown(C.add(member.ctx, new.ctx))
 
     def grow_list(self: Analysis, name: str, added: Value, source: ir.Expr | None,
-                  span: ir.Span) -> None:
+                  span: ir.Span, result: Value | None = None) -> None:
         """``a.append(v)``, ``a.extend(b)``, ``a += b``: the list under ``name`` grows by the
         added elements' distances, under every name holding it; it now also holds what
-        ``source`` holds (a store into an appended array changes the list)."""
+        ``source`` holds (a store into an appended array changes the list). ``result``:
+        what the list becomes instead (``a *= n`` repeats it in place, D149).
+
+        Every other name that may hold the list, or a list holding it, becomes unknown:
+        its length may have changed (loops.py relies on it, R-loop-grown-list)."""
         old = self.env[name]
         # (evaluating the argument may have made the list unknown: lst.append(w.fill(x)))
-        grown = concatenate(old, added) if is_list(old) and is_list(added) else None
+        grown = result if result is not None else \
+            concatenate(old, added) if is_list(old) and is_list(added) else None
         if grown is None:
             self.report(span, "DPS301", f"cannot add {added.type.show()} to {old.type.show()}")
             grown = unknown(C.add(old.ctx, added.ctx))

@@ -373,6 +373,10 @@ class StatementRules:
             current = join(current, self.env[name])
         current, operand = arith.unify_sizes([current, operand], self.assume)
         new = arith.binary(statement.op, current, operand, self._reporter(statement.span))
+        if statement.op == "*" and is_list(current):
+            # A list's *= repeats it in place (D149): the names sharing it see it too.
+            self.grow_list(name, new, None, statement.span, result=new)
+            return
         if callers:  # that array, the caller's, now holds the new value (R-observed)
             self.observe(C.blow_up(new.ctx))
         if not self.mutate_in_place(name, new, statement.span):

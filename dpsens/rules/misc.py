@@ -496,17 +496,31 @@ def _entry_kind(dtype: Value | None) -> str | None:
 
 
 def zeros_like(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
-    """np.zeros_like / np.ones_like of an array or a number: public, of its public shape."""
+    """np.zeros_like / np.ones_like of an array or a number: public, of its public shape,
+    with its kind of entries (R-like): numpy gives the result the argument's dtype, so
+    zeros_like of an integer array truncates what is stored into it, as the array does.
+    dtype= overrides it (dtype=None keeps it)."""
     x = first_argument(bound)
     entry = E.ONE if rule.qualname.endswith(".ones_like") else E.ZERO
-    if isinstance(x.type, T.Scalar):
-        return replace(static(T.REAL, entry), zero_d=True)  # numpy's 0-d array
-    if not isinstance(x.type, (T.Vector, T.Matrix)):
+    dtype = bound.get("dtype")
+    same = dtype is None or dtype.type == T.Opaque("None")
+    kind = T.scalar_kind_of(x.type) if same else _entry_kind(dtype)
+    name = rule.qualname.split(".")[-1]
+    if kind is None and not same:
+        a.report(span, "DPS301", f"{name}() with this dtype is not analyzed (int, float, "  # type: ignore[arg-type]
+                 "bool and numpy's int64, float64 and bool_ are)")
+        return unknown(x.ctx)
+    if isinstance(x.type, T.Scalar) and kind is not None:
+        return replace(static(T.Scalar(kind), entry), zero_d=True)  # numpy's 0-d array
+    if not isinstance(x.type, (T.Vector, T.Matrix)) or kind is None:
         # A list's length may depend on the data (a filtered list): not analyzed.
-        a.report(span, "DPS301", f"{rule.qualname.split('.')[-1]}() of {x.type.show()} is not "  # type: ignore[arg-type]
+        a.report(span, "DPS301", f"{name}() of {x.type.show()} is not "  # type: ignore[arg-type]
                  "analyzed (arrays and numbers are)")
         return unknown(x.ctx)
-    return Value(replace(x.type, elem="Real", clip=None), C.EMPTY, bound=entry)
+    # An array of Data has the dtype its caller gave it (floats, integers or truth
+    # values): its copy stays Data, so that a real stored into it is unbounded
+    # (T.element_factor), as a truncation it may be.
+    return Value(replace(x.type, elem=kind, clip=None), C.EMPTY, bound=entry)
 
 
 def square(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -672,3 +672,24 @@ def sampled_count(data: MetricMatrix[L_inf, Data], k: Static[int]) -> Priv[Real]
 # rows bound, a complex number (exit 2). The runtime refuses k < 1: so does the call.
 def sampled_with_a_negative_count(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(inf, inf); accounting=released  # E: DPS403
     return sampled_count(data, -5)  # E: DPS306
+
+
+# D149 (U5): a loop over a list its body appends to was counted at the list's starting
+# length, one release; Python runs four: reported (eps, 0); truth (4 eps, 0).
+def released_per_element_of_a_growing_list(x: Real, eps: Static[float]) -> Priv[Real]:  # expect: x=(inf, inf); eps=static; accounting=released  # E: DPS403
+    xs = [x]
+    s = 0.0
+    for v in xs:  # E: DPS207
+        s = s + laplace_mechanism(1.0, eps, v)
+        if len(xs) < 4:
+            xs.append(v)
+    return s
+
+
+def released_per_element_of_a_copy(x: Real, eps: Static[float]) -> Priv[Real]:  # expect: x=(2*eps, 0); eps=static; accounting=sequential; assumes=eps > 0
+    xs = [x, x]
+    s = 0.0
+    for i in range(len(xs)):  # evaluated once: two releases
+        s = s + laplace_mechanism(1.0, eps, xs[i])
+        xs.append(xs[i])
+    return s

@@ -849,3 +849,173 @@ def _tripled(t):  # expect: t=inf  # E: DPS103
 # reported 3; truth 9 (the decorator applies it twice).
 def through_a_decorator(x: Real) -> Real:  # expect: x=inf
     return _tripled(x)  # E: DPS201
+
+
+# D148 (U4): np.zeros_like / np.ones_like made float arrays of any argument, so a real
+# stored into the zeros of an integer (or bool) array, which numpy truncates, was taken
+# as exact: reported 10·len(v) (10 for a histogram's counts); truth inf (int(10·x)
+# jumps by 1 under an arbitrarily small move of x).
+def real_into_zeros_like_of_counts(v: MetricVector[L_inf, Integer], x: Real) -> Real:  # expect: v=0; x=inf
+    out = np.zeros_like(v)
+    out[0] = x * 10.0
+    return float(np.sum(out))
+
+
+def real_into_zeros_like_of_a_histogram(v: MetricVector[L_inf, Real], x: Real) -> Real:  # expect: v=0; x=inf
+    counts, _ = np.histogram(v, bins=3, range=(0.0, 1.0))
+    out = np.zeros_like(counts)
+    out[0] = x * 10.0
+    return float(np.sum(out))
+
+
+def real_into_ones_like_of_truth_values(d: MetricVector[L_inf, Data], x: Real) -> Real:  # expect: d=0; x=inf
+    out = np.ones_like(d > 2)
+    out[0] = x * 10.0
+    return float(np.sum(out))
+
+
+def real_into_zeros_like_of_a_count(n: Integer, x: Real) -> Real:  # expect: n=0; x=inf
+    out = np.zeros_like(n)  # a 0-d integer array
+    out[()] = x * 10.0
+    return float(out)
+
+
+def real_into_zeros_like_of_records(d: MetricVector[L_inf, Data], x: Real) -> Real:  # expect: d=0; x=inf
+    out = np.zeros_like(d)  # the caller's dtype: integers, maybe
+    out[0] = x * 10.0
+    return float(out[0])
+
+
+def real_into_int_zeros_like(v: MetricVector[L_inf, Real], x: Real) -> Real:  # expect: v=0; x=inf
+    out = np.zeros_like(v, dtype=np.int64)
+    out[0] = x * 10.0
+    return float(np.sum(out))
+
+
+def real_into_float_zeros_like_of_counts(v: MetricVector[L1, Integer], x: Real) -> Real:  # expect: v=0; x=10
+    out = np.zeros_like(v, dtype=float)  # dtype= decides
+    out[0] = x * 10.0
+    return float(np.sum(out))
+
+
+def count_into_zeros_like_of_counts(v: MetricVector[L1, Integer], n: Integer) -> Real:  # expect: v=0; n=1
+    out = np.zeros_like(v)  # an integer is stored as it is
+    out[0] = n
+    return float(np.sum(out))
+
+
+def real_into_copied_counts(v: MetricVector[L_inf, Integer], x: Real) -> Real:  # expect: v=1; x=inf
+    out = v.copy()  # (np.copy and np.array keep the kind too)
+    out[0] = x * 10.0
+    return float(out[0])
+
+
+def real_into_an_array_of_counts(x: Real) -> Real:  # expect: x=inf
+    out = np.array(np.zeros(3, dtype=int))
+    out[0] = x * 10.0
+    return float(np.sum(out))
+
+
+# D149 (U5): a for loop over a list that its body grows was counted at the list's length
+# when it started, but Python iterates the appended elements too: reported 1; truth 31.
+def iterated_list_appended_to(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    s = 0.0
+    for v in xs:  # E: DPS207
+        s = s + v
+        if len(xs) < 31:
+            xs.append(v)
+    return s
+
+
+def iterated_list_extended_through_an_alias(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    ys = xs
+    s = 0.0
+    for v in xs:  # E: DPS207
+        s = s + v
+        if len(ys) < 31:
+            ys += [v]
+    return s
+
+
+def _push_onto(items: list[Real], v: Real) -> None:  # expect: items=0; v=0
+    items.append(v)  # E: DPS205
+
+
+def iterated_list_grown_by_a_helper(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    s = 0.0
+    for v in xs:  # E: DPS207
+        s = s + v
+        if len(xs) < 31:
+            _push_onto(xs, v)
+    return s
+
+
+def iterated_list_repeated(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    s = 0.0
+    for v in xs:  # E: DPS207
+        s = s + v
+        if len(xs) < 4:
+            xs *= 2
+    return s
+
+
+def enumerated_list_appended_through_an_alias(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    ys = xs
+    s = 0.0
+    for _, v in enumerate(xs):  # E: DPS207
+        s = s + v
+        if len(ys) < 31:
+            ys.append(v)
+    return s
+
+
+def zipped_list_appended_through_an_alias(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    ys = xs
+    s = 0.0
+    for v, w in zip(xs, xs):  # E: DPS207
+        s = s + v + w
+        if len(ys) < 31:
+            ys.append(v)
+    return s
+
+
+# (list *= n repeated the list in place but only under its own name: `ys` kept [x], 1; truth 3)
+def list_repeated_in_place(x: Real) -> Real:  # expect: x=inf; returns=unknown
+    xs = [x]
+    ys = xs
+    xs *= 3
+    return sum(ys)
+
+
+# Not changed: range(len(xs)) is evaluated once; the arrays a list holds may change in place.
+def range_over_a_list_appended_to(x: Real) -> Real:  # expect: x=1
+    xs = [x]
+    s = 0.0
+    for i in range(len(xs)):
+        s = s + xs[i]
+        xs.append(x)
+    return s
+
+
+def another_list_appended_to(x: Real) -> Real:  # expect: x=4
+    xs = [x, x]
+    ys = []
+    s = 0.0
+    for v in xs:
+        s = s + v
+        ys.append(v)
+    return s + sum(ys)
+
+
+def arrays_of_an_iterated_list_changed(x: Real) -> Real:  # expect: x=4
+    a = np.zeros(3)
+    b = np.zeros(3)
+    for w in [a, b]:
+        w[0] = x
+    return float(np.sum(a) + np.sum(b))
