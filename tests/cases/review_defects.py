@@ -989,7 +989,7 @@ def zipped_list_appended_through_an_alias(x: Real) -> Real:  # expect: x=inf; re
 def list_repeated_in_place(x: Real) -> Real:  # expect: x=inf; returns=unknown
     xs = [x]
     ys = xs
-    xs *= 3
+    xs *= 3  # E: DPS202
     return sum(ys)
 
 
