@@ -92,3 +92,23 @@ def test_a_patch_through_the_librarys_namespace_is_seen(tmp_path: Path, patch: s
     [report] = check_paths([str(path)]).files
     [function] = report.functions
     assert function["params"][0]["sensitivity"] == "inf"
+
+
+@pytest.mark.parametrize("patch", [
+    "import random\nimport secrets\nsecrets.randbelow = random.Random(0).randrange\n",
+    "import dpsens.runtime.mechanisms as mech\nmech.discrete_laplace = lambda t, s, src: 0\n",
+    "import math\nmath.log = lambda t: 0.0\n",
+], ids=["random-source", "runtime-sampler", "math"])
+def test_replacing_what_the_noise_is_made_with_makes_every_mechanism_unbounded(
+        tmp_path: Path, patch: str) -> None:
+    # review33: a seeded random source or a zero sampler makes the noise a fixed function
+    # of the seed (x = 5 and x = 6 came out 7.2965 and 8.2965): it was (1, 0).
+    path = tmp_path / "patched.py"
+    path.write_text(patch + "from dpsens import Priv, Real, laplace_mechanism\n\n\n"
+                    "def release(x: Real) -> Priv[Real]:\n"
+                    "    return laplace_mechanism(1.0, 1.0, x)\n")
+    [report] = check_paths([str(path)]).files
+    [function] = report.functions
+    assert (function["params"][0]["epsilon"], function["params"][0]["delta"]) == ("inf", "inf")
+    assert any(d.code == "DPS206" and "made with what the program replaces" in d.message
+               for d in report.diagnostics)

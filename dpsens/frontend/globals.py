@@ -37,7 +37,12 @@ SELF_METHODS = frozenset({"astype", "conj", "conjugate", "__array__"})
 # Modules whose subscripted names are type aliases, and whose names no analyzed module owns.
 TYPE_MODULES = frozenset({"dpsens", "typing", "typing_extensions"})
 LIBRARIES = TYPE_MODULES | {"numpy", "__future__"}
-_PATCHABLE = LIBRARIES | {"builtins", "math"}  # modules whose functions have stubs or rules
+# Modules the runtime's mechanisms are built on: replacing a function of one (the random
+# source secrets.randbelow, a sampler of dpsens.runtime) changes every mechanism's noise.
+RUNTIME_MODULES = frozenset({"dpsens", "secrets", "random", "math", "fractions", "decimal",
+                             "numbers", "numpy"})
+# Modules whose functions have stubs or rules, or that the mechanisms are built on.
+_PATCHABLE = LIBRARIES | RUNTIME_MODULES | {"builtins"}
 # Names through which code may write any module global by name.
 DYNAMIC_NAMES = frozenset({"globals", "vars", "__import__", "importlib"})
 # Names of code that may reach other modules by name (exec("from pkg import cfg; ..."),

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Sequence
 from dpsens import ir
 from dpsens import types as T
 from dpsens.frontend import choices
+from dpsens.frontend.globals import RUNTIME_MODULES
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.call_site import CallSite
 from dpsens.infer.values import UNKNOWN, Value, is_list, join, tuple_value, unknown
@@ -36,13 +37,21 @@ class CallRules:
         if isinstance(e.func, ir.Attribute) and self._is_method_call(e.func):
             return self._method_call(e)
         qualified = self.qualify(e.func)
-        # A library a setattr with a computed name may have patched anywhere is listed whole.
+        # A library a setattr with a computed name may have patched anywhere is listed whole;
+        # dpsens's builtins are patched by any change to what their noise is made with.
         patched = qualified is not None and self.program.patched and (
             qualified in self.program.patched
-            or any(qualified.startswith(f"{p}.") for p in self.program.patched))
+            or any(qualified.startswith(f"{p}.") for p in self.program.patched)
+            or qualified.startswith("dpsens.") and any(
+                p.split(".")[0] in RUNTIME_MODULES for p in self.program.patched))
         if patched:
+            made_with = sorted(p for p in self.program.patched if p.split(".")[0] in
+                               RUNTIME_MODULES and not qualified.startswith(f"{p}."))  # type: ignore[union-attr]
             self.report(e.span, "DPS206", f"'{qualified}' is replaced by the program (an "
-                        "assignment to it): its dpsens rule does not describe it")
+                        "assignment to it): its dpsens rule does not describe it"
+                        if qualified in self.program.patched or not made_with else
+                        f"'{qualified}' is made with what the program replaces "
+                        f"('{made_with[0]}'): its dpsens rule does not describe it")
         known = qualified is not None and qualified not in self.program.rebound and (
             qualified in self.program.functions or self.program.rules.get(qualified) is not None)
         if patched or (qualified is not None and not known and qualified not in self.program.rebound
