@@ -384,6 +384,8 @@ def source_text(expr: Expr | Slice) -> str:
         return repr(expr.value)
     if isinstance(expr, TupleExpr):
         return ", ".join(source_text(e) for e in expr.elts)
+    if isinstance(expr, BinOp) and expr.op == "|":  # a union: Real | None
+        return f"{source_text(expr.left)} | {source_text(expr.right)}"
     return "..."
 
 

@@ -78,3 +78,13 @@ def test_a_returned_function_is_named_by_what_returns_it(tmp_path: Path) -> None
     [message] = [d.message for d in file.diagnostics if d.code == "DPS203"]
     assert message == ("call to 'the function make_scaler() returns' has no dpsens rule "
                        "or analyzable body")
+
+
+def test_a_union_annotation_is_named(tmp_path: Path) -> None:
+    """`Real | None` is not in the vocabulary: the report names it (it said '...')."""
+    (tmp_path / "union.py").write_text("from dpsens import Real\n\n\n"
+                                       "def f(x: Real | None) -> Real:\n    return 2.0 * x\n")
+    [file] = check_paths([str(tmp_path / "union.py")]).files
+    assert file.functions[0]["params"][0]["type"] == "Real | None"
+    assert any(d.code == "DPS101" and d.message == "unknown annotation 'Real | None'"
+               for d in file.diagnostics)
