@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -303,3 +304,18 @@ def test_a_hundred_million_releases_are_accounted_without_pld(tmp_path: Any) -> 
     found = _function(str(path), "many")
     assert found["accounting"] == "zcdp"
     assert (found["params"][0]["epsilon"], found["params"][0]["delta"]) == ("0.375262", "1/100000")
+
+
+def test_an_unrolled_loop_traces_each_release_as_often_as_it_happens(tmp_path: Path) -> None:
+    # review33: each of the three releases said repetitions=3, so a re-accountant of the
+    # trace composed nine (ε 21/4) where the function makes three (ε 7/4).
+    (tmp_path / "halving.py").write_text(
+        "from dpsens import Priv, Real, laplace_mechanism\n\n\n"
+        "def halving(x: Real) -> Priv[Real]:\n    s = 0.0\n    for i in range(3):\n"
+        "        s = s + laplace_mechanism(1.0, 0.5 ** i, x)\n"
+        "        s = s + laplace_mechanism(1.0, 0.25, x)\n    return s\n")
+    report = _function(str(tmp_path / "halving.py"), "halving")
+    traced = [(m["epsilon"], m.get("repetitions", "1")) for m in report["mechanisms"]]
+    assert sorted(traced) == [("1", "1"), ("1/2", "1"), ("1/4", "1"), ("1/4", "3")]
+    total = sum(Fraction(e) * int(r) for e, r in traced)
+    assert total == Fraction(report["params"][0]["epsilon"]) == Fraction(5, 2)

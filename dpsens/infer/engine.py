@@ -48,6 +48,9 @@ class _Shared:
     samples: list[SampleScope] = field(default_factory=list)  # open sample() scopes
     sample_sources: dict[str, C.Context] = field(default_factory=dict)  # closed ones
     loop_counts: list[E.Expr] = field(default_factory=list)  # enclosing loops' counts
+    # A trace entry's repetitions as an expression, by id(entry) (loops._unroll_concretely
+    # multiplies it by how many iterations made the same entry).
+    repetitions: dict[int, E.Expr] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # name -> root of its alias group
     loop_states: dict[str, C.Context] = field(default_factory=dict)  # carried value -> its bound
     # Findings about a loop-carried value at the start of an iteration (a pseudo

@@ -1031,19 +1031,29 @@ def _unroll_concretely(a: Analysis, s: ir.For, count: Value) -> bool:
     try:
         for index in indices:
             mark = len(a.shared.samples)
-            body = _run_body(a, s, index, {}, n)  # each call in the trace happens n times
+            body = _run_body(a, s, index, {}, E.ONE)  # (its calls counted below)
             a.ledger.items.extend(a.close_samples(body.ledger.items, mark))
             for name, value in body.env.items():
                 if name in a.env or name in _assigned(s.body) | target_names(s.target, stores=True):
                     a.env[name] = value
     finally:
         a.shared.unrolling = False
-    # One trace entry per call site, not per iteration.
+    # One trace entry per distinct call, repeated as many times as iterations made it (a
+    # call whose ε depends on the index is one entry per ε: each was n times).
     entries = a.shared.trace[traced:]
     del a.shared.trace[traced:]
+    made: list[int] = []
     for entry in entries:
-        if entry not in a.shared.trace[traced:]:
+        if entry in a.shared.trace[traced:]:
+            made[a.shared.trace[traced:].index(entry)] += 1
+        else:
             a.shared.trace.append(entry)
+            made.append(1)
+    for entry, times in zip(a.shared.trace[traced:], made):
+        if times > 1:
+            count = E.mul(times, a.shared.repetitions.get(id(entry), E.ONE))
+            entry["repetitions"] = E.render(count)
+            a.shared.repetitions[id(entry)] = count
     return True
 
 

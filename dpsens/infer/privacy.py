@@ -57,8 +57,10 @@ class PrivacyRules:
                    if not v.startswith("@")}
         if charged:
             entry["charged"] = charged
-        if self.shared.loop_counts:
-            entry["repetitions"] = E.render(_product(self.shared.loop_counts))
+        count = _product(self.shared.loop_counts)
+        if count != E.ONE:
+            entry["repetitions"] = E.render(count)
+            self.shared.repetitions[id(entry)] = count
         self.shared.trace.append(entry)
         self.ledger.charge(charges)
 
