@@ -88,3 +88,15 @@ def test_a_union_annotation_is_named(tmp_path: Path) -> None:
     assert file.functions[0]["params"][0]["type"] == "Real | None"
     assert any(d.code == "DPS101" and d.message == "unknown annotation 'Real | None'"
                for d in file.diagnostics)
+
+
+def test_numpy_noise_is_named_in_the_release_without_noise(tmp_path: Path) -> None:
+    """`x + np.random.laplace(...)` is released without dpsens's noise: DPS403 says why."""
+    (tmp_path / "raw.py").write_text(
+        "import numpy as np\nfrom dpsens import Priv, Real, Static\n\n\n"
+        "def raw(x: Real, eps: Static[float]) -> Priv[Real]:\n"
+        "    return x + np.random.laplace(0.0, 1.0 / eps)\n")
+    [file] = check_paths([str(tmp_path / "raw.py")]).files
+    [released] = [d for d in file.diagnostics if d.code == "DPS403"]
+    assert "noise from numpy.random.laplace() is not a dpsens mechanism" in released.message
+    assert file.functions[0]["params"][0]["epsilon"] == "inf"

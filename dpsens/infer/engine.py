@@ -132,6 +132,7 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         self.static_params: set[str] = set()  # public, but still the caller's arrays
         self.ledger = Ledger()  # what mechanisms charged, in program order
         self.function_span = Span(0, 0, 0, 0)
+        self.library_noise: str | None = None  # a library random draw of a privacy function
 
     @property
     def poisoned(self) -> bool:

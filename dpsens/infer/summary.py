@@ -216,6 +216,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
             summary.captures[param.name] = E.INF if param.name in analysis.shared.passed_on \
                 else _captures(returned, summary, captures_of(param.name))
     if kind in PRIVATE:
+        analysis.library_noise = _library_noise(analysis, function)
         analysis.finish_privacy(summary, result, split)
         if impossible:
             summary.part_histories.clear()  # (callers pay the whole tuple's ∞ below)
@@ -428,3 +429,17 @@ def _type_text(t: T.Type, returns: Annotation | None) -> str:
     if returns is not None and returns.priv:
         return returns.text
     return t.show()
+
+
+# Random draws of libraries: noise that is neither a dpsens mechanism nor accounted.
+_LIBRARY_RANDOMNESS = ("numpy.random.", "random.", "scipy.stats.", "secrets.")
+
+
+def _library_noise(analysis: Analysis, function: ir.Function) -> str | None:
+    """The first library random draw the function calls (``np.random.laplace``), if any."""
+    for node in ir.nodes(function.body):
+        if isinstance(node, ir.Call):
+            name = analysis.qualify(node.func)
+            if name is not None and name.startswith(_LIBRARY_RANDOMNESS):
+                return name
+    return None
