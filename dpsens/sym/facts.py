@@ -144,7 +144,7 @@ def violated(known: list[sp.Basic] | tuple[sp.Basic, ...]) -> tuple[sp.Basic, tu
     ``s > 0`` recorded after ``2*abs(s) <= s`` still rules the latter out.
     """
     for condition in known:
-        if condition is sp.false:
+        if condition is sp.false or _false_at_every_size(condition):
             return condition, ()
         others = tuple(c for c in known if c is not condition and c != condition)
         if decide_under(condition, others) is False:
@@ -160,3 +160,32 @@ def reasons(condition: sp.Basic, known: tuple[sp.Basic, ...]) -> tuple[sp.Basic,
         if symbol in symbols and relation not in seen:
             seen.append(relation)
     return tuple(seen)
+
+
+# Sizes a condition on dimensions alone is tried at: every whole number up to 64, then
+# larger ones up to 2**40 (two sizes: a grid of the first of every three).
+_SIZES = (*range(1, 65), 100, 128, 1000, 2**16, 10**6, 2**20, 2**30, 2**40)
+
+
+@remembered
+def _false_at_every_size(condition: sp.Basic) -> bool:
+    """An inequality on the sizes of inputs alone (rows(x), cols(x), len(x): one or two of
+    them) that is false at every size tried (``4*cols(data)**(3/2) <= 1``, a mechanism's
+    noise for a sensitivity that grows with the columns): it is taken never to hold.
+    Sound whatever sizes it may hold at: a condition taken as false leaves the function
+    unbounded, never less (D47, review35)."""
+    if not isinstance(condition, Relational) or isinstance(condition, (sp.Eq, sp.Ne)):
+        return False  # (an equation holds at one size, which no list of sizes need hold)
+    symbols = condition.free_symbols
+    if not symbols or len(symbols) > 2 or not all(
+            s.is_integer and s.is_positive and s.name.startswith(("rows(", "cols(", "len("))
+            for s in symbols):
+        return False
+    ordered = sorted(symbols, key=lambda s: s.name)
+    few = _SIZES[::3]
+    points = [(n,) for n in _SIZES] if len(ordered) == 1 else [(n, m) for n in few for m in few]
+    for point in points:
+        value = condition.xreplace(dict(zip(ordered, map(sp.Integer, point))))
+        if value is not sp.false:  # true, or not decided there
+            return False
+    return True

@@ -693,3 +693,18 @@ def released_per_element_of_a_copy(x: Real, eps: Static[float]) -> Priv[Real]:  
         s = s + laplace_mechanism(1.0, eps, xs[i])
         xs.append(xs[i])
     return s
+
+
+# review35: a Gaussian on the Gram matrix of unit-L2 rows given s = 1 (the Frobenius
+# sensitivity is sqrt(2), dpsens's bound 4*cols(data)**(3/2)) was (1, 1e-5) under the
+# assumption 4*cols(data)**(3/2) <= 1, which no number of columns meets: an assumption
+# on sizes alone that is false at every size is a violated one (DPS306, ∞).
+def gram_under_an_impossible_size(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(inf, inf); accounting=sequential; assumes=4*cols(data)**(3/2) <= 1  # E: DPS306
+    x = undisc_container(clip(L2, data))
+    return float(np.sum(gaussian_mechanism(1.0, 1.0, 1e-5, x.T @ x)))
+
+
+# A size condition that holds for some sizes stays an assumption.
+def gram_of_few_columns(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(1, 1/100000); accounting=sequential; assumes=4*cols(data)**(3/2) <= 32
+    x = undisc_container(clip(L2, data))
+    return float(np.sum(gaussian_mechanism(32.0, 1.0, 1e-5, x.T @ x)))
