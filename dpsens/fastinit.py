@@ -38,7 +38,10 @@ def constructor(cls: type, finish: str, scope: dict[str, Any]) -> Callable[..., 
     own = cls.__init__.__code__  # type: ignore[misc]
     if own.co_varnames[1:own.co_argcount + own.co_kwonlyargcount] != names:
         return None  # InitVar parameters, keyword-only fields
-    scope = {**scope, "_Factory": _Factory}
+    # (dataclasses' own sentinel too: a caller that read the class's signature before its
+    # constructor was replaced, such as hypothesmith, passes it for a factory's default)
+    scope = {**scope, "_Factory": _Factory,
+             "_Sentinel": getattr(dataclasses, "_HAS_DEFAULT_FACTORY", _Factory)}
     shape: list[tuple[bool, bool]] = []  # (a default factory, stored in the dict) per field
     defaults: list[Any] = []
     for i, field in enumerate(fields):
@@ -90,7 +93,8 @@ def _template(shape: tuple[tuple[bool, bool], ...], finish: str) -> types.CodeTy
     cost 21 ms for LibCST's ~320 classes, which have far fewer shapes)."""
     body = []
     for i, (factory, in_dict) in enumerate(shape):
-        value = f"_factory{i}() if p{i} is _Factory else p{i}" if factory else f"p{i}"
+        value = f"_factory{i}() if p{i} is _Factory or p{i} is _Sentinel else p{i}" \
+            if factory else f"p{i}"
         body.append(f"    self.__dict__[_key{i}] = {value}" if in_dict else f"    _set{i}(self, {value})")
     params = ", ".join(f"p{i}" for i in range(len(shape)))
     source = f"def __init__(self, {params}):\n" + "\n".join(body) + f"\n    {finish}\n"

@@ -71,3 +71,17 @@ def test_post_init_runs_and_classes_with_init_vars_keep_their_constructor() -> N
     with pytest.raises(ValueError):
         Checked(-1)
     assert WithInitVar(2, 3).a == 6
+
+
+def test_dataclasses_own_factory_sentinel_gives_the_factorys_value() -> None:
+    """A caller that read a class's signature before its constructor was replaced passes
+    dataclasses' sentinel for a default factory (hypothesmith builds LibCST nodes so)."""
+    @dataclasses.dataclass(frozen=True)
+    class Holder:
+        items: list[int] = dataclasses.field(default_factory=list)
+
+    sentinel = inspect.signature(Holder).parameters["items"].default
+    init = fastinit.constructor(Holder, "pass", {})
+    assert init is not None
+    fastinit.install(Holder, init)
+    assert Holder(sentinel).items == [] and Holder().items == []
