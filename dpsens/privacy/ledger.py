@@ -434,7 +434,10 @@ def any_change(history: tuple[VarItem, ...], steps: E.Expr) -> tuple[VarItem, ..
             a, b = (any_change(branch, steps) for branch in item.branches)
             out.append(VarChoice((a, b)))
         elif isinstance(item, VarGroup) and _capped(item.body):
-            out.extend(any_change(item.body, steps))  # a cap holds at any distance
+            # Each cap holds at any distance, but a group may stand for that many releases
+            # (the cells of a partition loop: one change moves two of them, F = 2), whose
+            # caps add up: review35's one-hot randomized response was ε/2 for 2 bits of ε/2.
+            out.append(VarGroup(item.distance, any_change(item.body, steps)))
         else:
             out.extend(in_group((item,), steps))
     return tuple(out)

@@ -63,3 +63,17 @@ def analyzer(reports: Messages[Data], eps: Static[float]) -> Real:  # expect: re
 
 def cheating_analyzer(reports: Messages[Data], data: MetricVector[L1, Real]) -> Real:  # expect: reports=static; data=1  # E: DPS601
     return float(np.sum(reports)) + float(np.sum(data))
+
+
+# review35: symmetric unary encoding (basic RAPPOR) flips each bit of the one-hot value
+# by RR(1/2): two values differ in two bits, so ε₀ = 1; the partition loop's two cells
+# were taken as one capped charge (1/2), and shuffle amplified from 1/2.
+def unary_encoding(value: Data) -> Local[Real]:  # expect: value=(1, 0); accounting=sequential
+    report = 0.0
+    for j in range(4):
+        report = report * 2.0 + randomized_response(0.5, value == j)
+    return report
+
+
+def shuffled_unary_encoding(values: MetricVector[L1, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: values=(log(1 + (1 - exp(-1))*(8*E/len(values) + 8*exp(1/2)*sqrt(log(400000))/sqrt(len(values)))/(1 + exp(-1)/(1 + 8*E/len(values) + 8*exp(1/2)*sqrt(log(400000))/sqrt(len(values))))), 1/100000); accounting=sequential; assumes=1 <= log(len(values)/(16*log(400000)))
+    return shuffle(unary_encoding, values)
