@@ -382,3 +382,14 @@ _register(
     "bound the value before noising it, or restructure the computation.",
     "laplace_mechanism(1.0, eps, x * y)   # x, y: Real",
 )
+_register(
+    "DPS410", "bounded-for-small-inputs", "warning",
+    "A function's results rest on an assumption about the sizes of its inputs (rows, "
+    "columns, lengths) that holds for small inputs only: it fails at a size tried and at "
+    "every larger one tried.",
+    "The assumption is listed with the results, but inputs of the sizes that break it are "
+    "not covered: usually a mechanism given a sensitivity below the one that grows with "
+    "the columns (the Gaussian's s for Xᵀy of unit rows is 2, not 1). Give the mechanism "
+    "the sensitivity the report shows, or bound the sizes (slice a fixed number of columns).",
+    "gaussian_mechanism(1.0, eps, delta, x.T @ y)   # r = 2*cols(data) + ...: holds at cols 1",
+)

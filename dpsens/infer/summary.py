@@ -184,6 +184,8 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     body_result = analysis.run_body(body)
     result = body_result
     impossible = _impossible(program, module, function, analysis.assumptions)
+    if not impossible:
+        _for_small_inputs(program, module, function, analysis.assumptions)
     if analysis.poisoned or (impossible and kind not in PRIVATE):  # privacy: below
         result = result.with_ctx(C.add(result.ctx, C.blow_up(analysis.tracked())))
     result = _fit_return(program, module, function, result, returns)
@@ -329,6 +331,18 @@ def _impossible(program: Program, module: ir.Module, function: ir.Function,
     program.report(module, function.span, "DPS306", f"{function.name}() is only bounded when "
                    f"{E.render(condition)}, which never holds{when}: every parameter is unbounded")
     return True
+
+
+def _for_small_inputs(program: Program, module: ir.Module, function: ir.Function,
+                      assumptions: list[E.Expr]) -> None:
+    """DPS410 for each assumption on sizes alone that holds for small inputs only (D153)."""
+    for condition in assumptions:
+        sizes = facts.false_at_large_sizes(condition)
+        if sizes is not None:
+            at = " and ".join(f"{E.render(s)} = {n}" for s, n in sizes.items())
+            program.report(module, function.span, "DPS410", f"{function.name}()'s results "
+                           f"hold only while {E.render(condition)}, which fails at {at} "
+                           "and at every larger size tried: such inputs are not covered")
 
 
 PRIVATE = ("privacy", "local_randomizer")

@@ -704,7 +704,8 @@ def gram_under_an_impossible_size(data: MetricMatrix[L_inf, Data]) -> Priv[Real]
     return float(np.sum(gaussian_mechanism(1.0, 1.0, 1e-5, x.T @ x)))
 
 
-# A size condition that holds for some sizes stays an assumption.
-def gram_of_few_columns(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(1, 1/100000); accounting=sequential; assumes=4*cols(data)**(3/2) <= 32
+# A size condition that holds for some sizes stays an assumption; one that holds for small
+# inputs only (up to 4 columns here) is also a warning, DPS410 (D153).
+def gram_of_few_columns(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(1, 1/100000); accounting=sequential; assumes=4*cols(data)**(3/2) <= 32  # E: DPS410
     x = undisc_container(clip(L2, data))
     return float(np.sum(gaussian_mechanism(32.0, 1.0, 1e-5, x.T @ x)))
