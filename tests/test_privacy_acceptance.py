@@ -319,3 +319,20 @@ def test_an_unrolled_loop_traces_each_release_as_often_as_it_happens(tmp_path: P
     assert sorted(traced) == [("1", "1"), ("1/2", "1"), ("1/4", "1"), ("1/4", "3")]
     total = sum(Fraction(e) * int(r) for e, r in traced)
     assert total == Fraction(report["params"][0]["epsilon"]) == Fraction(5, 2)
+
+
+@pytest.mark.parametrize("eps, delta", [(1e-300, 0.9), (1e-200, 1e-300), (1e308, 1e-5),
+                                        (5e-324, 0.5), (1e-200, 1e-5)])
+def test_extreme_gaussians_are_accounted_without_an_internal_error(
+        tmp_path: Path, eps: float, delta: float) -> None:
+    # review33/34: these gave DPS001 (a division by zero, a sigma of unevaluated numbers
+    # given to float(), dp-accounting's PLD grid out of range) and exit 2.
+    (tmp_path / "extreme.py").write_text(
+        "from dpsens import Priv, Real, gaussian_mechanism\n\n\n"
+        f"def extreme(x: Real) -> Priv[Real]:\n    return gaussian_mechanism(1.0, {eps!r}, {delta!r}, x)\n")
+    [file] = check_paths([str(tmp_path / "extreme.py")]).files
+    assert not [d for d in file.diagnostics if d.code == "DPS001"]
+    [param] = file.functions[0]["params"]
+    assert Fraction(param["delta"]) <= max(Fraction(delta) * (1 + Fraction(1, 10**9)),
+                                           Fraction(1, 10**5))  # (or another pair at δ')
+    assert param["epsilon"] == "inf" or float(Fraction(param["epsilon"])) <= max(eps * (1 + 1e-9), 1e-9)

@@ -84,6 +84,15 @@ def analytic_gaussian_sigma(s: float, eps: float, delta: float) -> float:
     s = check.positive("s", s)
     eps = check.positive("eps", eps)
     delta = check.open_probability("delta", delta)
+    try:
+        guess = _float_calibration(s, eps, delta)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        guess = math.nan  # (floats cannot hold this search: the exact one starts afresh)
+    return _smallest_certified(s, eps, delta, guess)
+
+
+def _float_calibration(s: float, eps: float, delta: float) -> float:
+    """Balle–Wang's Algorithm 1 in floats: a guess of sigma, close where floats suffice."""
     # Algorithm 1: delta_0 = B(0) splits the search into the two monotone branches.
     delta0 = _cdf_minus_scaled_cdf(0.0, eps, -math.sqrt(2.0 * eps))
     if delta >= delta0:
@@ -100,7 +109,7 @@ def analytic_gaussian_sigma(s: float, eps: float, delta: float) -> float:
         hi = _expand(b_minus_ok, True)
         u = _bisect(b_minus_ok, 0.0, hi, keep_hi=True)  # u* = inf{u : B-(u) <= delta}
         alpha = math.sqrt(1 + u / 2) + math.sqrt(u / 2)
-    return _smallest_certified(s, eps, delta, alpha * s / math.sqrt(2.0 * eps))
+    return alpha * s / math.sqrt(2.0 * eps)
 
 
 def _smallest_certified(s: float, eps: float, delta: float, guess: float) -> float:
@@ -144,16 +153,28 @@ def _exact_delta(eps: float, s: float, sigma: float, delta: float) -> float:
     """Theorem 8's delta at mu = s/sigma in high-precision arithmetic (the quotient too: in
     floats it errs by 1e-16, which moves a delta of 1e-199 by 6e-14), rounded up to a
     float: a check of gaussian_delta where its floats cancel or underflow. The digits
-    grow with delta's: the two terms are near 1/2 and differ by about delta."""
+    grow with delta's: the two terms are near 1/2 and differ by about delta. Far in the
+    tails (|x| > 40, where mpmath's erfc overflows for huge x) Phi is bounded by the Mills
+    ratio, each term on the side that makes delta larger."""
     import mpmath  # type: ignore[import-untyped]
 
     digits = 60 + max(0, int(-math.log10(delta)))
     with mpmath.workdps(digits):
         e, m = mpmath.mpf(eps), mpmath.mpf(s) / mpmath.mpf(sigma)
-        if m / 2 - e / m < -40:  # both terms below Phi(-40) < 1e-349 (mpmath overflows there)
-            return math.ulp(0.0)
-        exact = mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+        exact = _ncdf(m / 2 - e / m, upper=True) - mpmath.exp(e) * _ncdf(-m / 2 - e / m, upper=False)
         return math.nextafter(float(exact), math.inf) if exact > 0 else 0.0
+
+
+def _ncdf(x: object, upper: bool) -> object:
+    """Phi(x) in mpmath, or a bound on it beyond |x| > 40 (upper or lower): for t > 0,
+    phi(t) t / (1 + t^2) < Phi(-t) < phi(t) / t."""
+    import mpmath
+
+    if -40 <= x <= 40:  # type: ignore[operator]
+        return mpmath.ncdf(x)
+    t = abs(x)  # type: ignore[arg-type]
+    tail = mpmath.npdf(t) / t if (x < 0) == upper else mpmath.npdf(t) * t / (1 + t * t)  # type: ignore[operator]
+    return tail if x < 0 else 1 - tail  # type: ignore[operator]
 
 
 def gaussian_mu(eps: float, delta: float) -> float:

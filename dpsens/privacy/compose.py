@@ -98,7 +98,8 @@ def _attempt(theorem: Any, history: tuple[VarItem, ...], delta_prime: float) -> 
     internal error); basic composition, exact, still stands."""
     try:
         return theorem(history, delta_prime)
-    except (ValueError, OverflowError, ZeroDivisionError):
+    except (ValueError, OverflowError, ZeroDivisionError, TypeError):
+        # (TypeError: a Gaussian's sigma no float holds stays a symbol of numbers)
         return None
 
 

@@ -89,22 +89,31 @@ def _memoized(method: str, history: tuple[VarItem, ...], delta_prime: float) -> 
     """One accountant run; PLD takes ~0.3 s and generated and real code repeat the same
     histories (a helper called with the same constants), so each is computed once."""
     try:
-        with _quiet_absl():
+        with _quiet():
             return _run(method, history, delta_prime)
     except (_Unsupported, ValueError, NotImplementedError, ImportError, AssertionError,
-            MemoryError, OverflowError):
+            MemoryError, OverflowError, IndexError, ZeroDivisionError, FloatingPointError):
+        # (a library's numbers that fail at extremes, such as the PLD grid of a Gaussian
+        # with mu = 1e154, leave the other accountants' bounds, which hold)
         return None
 
 
 @contextmanager
-def _quiet_absl() -> Iterator[None]:
+def _quiet() -> Iterator[None]:
     """dp-accounting logs its numerical fallbacks through absl (a negative Rényi divergence
-    of extreme events is taken as 0): a report's stderr holds only dpsens's own words."""
+    of extreme events is taken as 0) and numpy warns of its overflows: a report's stderr
+    holds only dpsens's own words."""
+    import warnings
+
+    import numpy as np
+
     logger = logging.getLogger("absl")
     level = logger.level
     logger.setLevel(logging.ERROR)
     try:
-        yield
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            yield
     finally:
         logger.setLevel(level)
 

@@ -281,7 +281,7 @@ def _analytic_sigma(s: E.Expr | None, eps: E.Expr | None, delta: E.Expr | None) 
         if s.is_number:
             return E.number(analytic_gaussian_sigma(float(s), float(eps), float(delta)))
         return E.mul(s, E.number(analytic_gaussian_sigma(1.0, float(eps), float(delta))))
-    except ValueError:
+    except (ValueError, OverflowError):  # (no float sigma: the runtime refuses these numbers)
         return None
 
 
