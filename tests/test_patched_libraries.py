@@ -98,7 +98,18 @@ def test_a_patch_through_the_librarys_namespace_is_seen(tmp_path: Path, patch: s
     "import random\nimport secrets\nsecrets.randbelow = random.Random(0).randrange\n",
     "import dpsens.runtime.mechanisms as mech\nmech.discrete_laplace = lambda t, s, src: 0\n",
     "import math\nmath.log = lambda t: 0.0\n",
-], ids=["random-source", "runtime-sampler", "math"])
+    # review34: routes that are not a store to a name of the module
+    "import random\nimport secrets\nsecrets.__setattr__('randbelow', random.Random(0).randrange)\n",
+    "import random\nimport secrets\nobject.__setattr__(secrets, 'randbelow', random.Random(0).randrange)\n",
+    "import random\nimport secrets\nmods = [secrets]\nmods[0].randbelow = random.Random(0).randrange\n",
+    "import builtins\nrun = getattr(builtins, 'ex' + 'ec')\n",
+    "import builtins\nbuiltins.min = lambda a, b: a\n",
+    "import mpmath\nmpmath.exp = lambda v: 3 * v\n",
+    "import numpy as np\nfrom dpsens import laplace_mechanism as lm\n"
+    "lm.__kwdefaults__['rng'] = np.random.default_rng(0)\n",
+    "from dpsens import *\nlaplace_mechanism.__globals__['_laplace_draw'] = None\n",
+], ids=["random-source", "runtime-sampler", "math", "dunder-setattr", "object-setattr",
+        "in-a-list", "getattr", "builtins", "mpmath", "kwdefaults", "globals"])
 def test_replacing_what_the_noise_is_made_with_makes_every_mechanism_unbounded(
         tmp_path: Path, patch: str) -> None:
     # review33: a seeded random source or a zero sampler makes the noise a fixed function
@@ -110,5 +121,4 @@ def test_replacing_what_the_noise_is_made_with_makes_every_mechanism_unbounded(
     [report] = check_paths([str(path)]).files
     [function] = report.functions
     assert (function["params"][0]["epsilon"], function["params"][0]["delta"]) == ("inf", "inf")
-    assert any(d.code == "DPS206" and "made with what the program replaces" in d.message
-               for d in report.diagnostics)
+    assert any(d.code == "DPS206" and "replace" in d.message for d in report.diagnostics)

@@ -40,7 +40,11 @@ LIBRARIES = TYPE_MODULES | {"numpy", "__future__"}
 # Modules the runtime's mechanisms are built on: replacing a function of one (the random
 # source secrets.randbelow, a sampler of dpsens.runtime) changes every mechanism's noise.
 RUNTIME_MODULES = frozenset({"dpsens", "secrets", "random", "math", "fractions", "decimal",
-                             "numbers", "numpy"})
+                             "numbers", "numpy", "builtins", "mpmath"})
+# A function's own internals: code that writes them (a mechanism's __kwdefaults__["rng"],
+# its __globals__) replaces what the function does, whichever function it names.
+FUNCTION_INTERNALS = frozenset({"__kwdefaults__", "__defaults__", "__globals__", "__code__",
+                                "__closure__"})
 # Modules whose functions have stubs or rules, or that the mechanisms are built on.
 _PATCHABLE = LIBRARIES | RUNTIME_MODULES | {"builtins"}
 # Names through which code may write any module global by name.
@@ -187,7 +191,12 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
     # a false alarm, only costs the walk.
     names = "|".join(map(re.escape, libraries))
     attribute = rf"({names})\s*(\\\n\s*)?\."  # np.sum, np . sum, np.\⏎sum
-    if not libraries or searchable(text) and not any(re.search(pattern, text) for pattern in (
+    # (a module imported whole: "import secrets" binds no name a value could escape from)
+    modules = "|".join(re.escape(n) for n in libraries if "." not in imports[n]) or "(?!)"
+    internals = any(name in text for name in FUNCTION_INTERNALS)
+    if not libraries and not internals:
+        return found
+    if libraries and not internals and searchable(text) and not any(re.search(pattern, text) for pattern in (
             # an assignment: = or op= or an annotation after the attribute, across closing
             # brackets and commas ((np.sum) = f, np.sum, _ = f, 1) but not a call's "(":
             # a keyword argument (f(axis=0)) is not one
@@ -196,8 +205,11 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
             rf"del\s*[(\[][^)\]]*\b{attribute}",  # del (⏎np.sum)
             rf"with\b[^\n]*\bas\s+[(\[]?\s*{attribute}",  # with ... as np.sum
             rf"(setattr|delattr)\s*\(\s*({names})\b",
-            rf"vars\s*\(\s*({names})\s*\)")) and "__dict__" not in text:
+            rf"vars\s*\(\s*({names})\s*\)",
+            rf"({names})\s*\.\s*__\w+__",  # np.__setattr__(...), m.f.__kwdefaults__
+            rf"\b({modules})\s*[,)\]]")) and "__dict__" not in text:
         return found
+    found |= _escaped_libraries(syntax, imports, libraries)
     for node in ast.walk(syntax):
         targets: list[ast.expr] = []
         if isinstance(node, (ast.Assign, ast.Delete)):
@@ -229,6 +241,35 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
                         key = part.slice
                         found.add(f"{owner}.{key.value}" if isinstance(key, ast.Constant)
                                   and isinstance(key.value, str) else owner)
+    return found
+
+
+def _escaped_libraries(syntax: ast.Module, imports: dict[str, str], libraries: set[str]) -> set[str]:
+    """Libraries the module may change by routes other than a store to one of their names:
+    a dunder of a library chain (``secrets.__setattr__(...)``, ``m.f.__dict__``), a library
+    object handed on as a value (``object.__setattr__(secrets, ...)``, ``[secrets]``,
+    ``getattr(builtins, name)``: a module imported whole), and any function's internals (``f.__kwdefaults__``,
+    ``f.__globals__``: "dpsens", whose builtins such code may rewrite). Over-approximates."""
+    found: set[str] = set()
+    as_parts: set[int] = set()  # names that are the base of an attribute or a callee
+    for node in ast.walk(syntax):
+        if isinstance(node, ast.Attribute):
+            as_parts.add(id(node.value))
+            if node.attr in FUNCTION_INTERNALS:
+                found.add("dpsens")
+            elif node.attr.startswith("__") and node.attr.endswith("__"):
+                owner = _qualified_chain(node.value, imports, libraries)
+                if owner is not None:
+                    found.add(owner)
+        elif isinstance(node, ast.Call):
+            as_parts.add(id(node.func))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+    modules = {name for name in libraries if "." not in imports[name]}  # import secrets (as s)
+    for node in ast.walk(syntax):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
+                and node.id in modules and id(node) not in as_parts:
+            found.add(imports[node.id])
     return found
 
 
