@@ -16,7 +16,7 @@ finite for large eps (e^eps * Phi(...) never overflows).
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Any, Callable
 
 from dpsens.accounting import _validate as check
 
@@ -165,16 +165,16 @@ def _exact_delta(eps: float, s: float, sigma: float, delta: float) -> float:
         return math.nextafter(float(exact), math.inf) if exact > 0 else 0.0
 
 
-def _ncdf(x: object, upper: bool) -> object:
+def _ncdf(x: Any, upper: bool) -> Any:
     """Phi(x) in mpmath, or a bound on it beyond |x| > 40 (upper or lower): for t > 0,
     phi(t) t / (1 + t^2) < Phi(-t) < phi(t) / t."""
     import mpmath
 
-    if -40 <= x <= 40:  # type: ignore[operator]
+    if -40 <= x <= 40:
         return mpmath.ncdf(x)
-    t = abs(x)  # type: ignore[arg-type]
-    tail = mpmath.npdf(t) / t if (x < 0) == upper else mpmath.npdf(t) * t / (1 + t * t)  # type: ignore[operator]
-    return tail if x < 0 else 1 - tail  # type: ignore[operator]
+    t = abs(x)
+    tail = mpmath.npdf(t) / t if (x < 0) == upper else mpmath.npdf(t) * t / (1 + t * t)
+    return tail if x < 0 else 1 - tail
 
 
 def gaussian_mu(eps: float, delta: float) -> float:
