@@ -543,7 +543,7 @@ def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if isinstance(x.type, (T.Vector, T.Matrix)):
         made: Value | None = Value(x.type, x.ctx, peak=x.peak)
     else:
-        made = numbers_as_vector(x)
+        made = numbers_as_vector(x) or _public_list_as_vector(x)
     if made is None:
         a.report(span, "DPS301", f"np.array() of {x.type.show()} is not analyzed "  # type: ignore[arg-type]
                  "(numbers, or an array, are)")
@@ -551,6 +551,20 @@ def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if plain:
         return made
     return _converted(a, made, dtype, span, "np.array()")
+
+
+# The length of an array made of a list whose length is not known (only public ones).
+LIST_LENGTH = E.dimension("len", "array of a list")
+
+
+def _public_list_as_vector(x: Value) -> Value | None:
+    """np.array of a public list of numbers of any length (released values appended in a
+    loop): a public vector, of a length no rule relies on; None for anything else."""
+    t = x.type
+    if not (x.public and isinstance(t, T.ListType) and isinstance(t.elem, T.Scalar)
+            and t.elem.kind in ("Real", "Integer", "Bool")):
+        return None
+    return Value(T.Vector("L1", t.elem.kind, LIST_LENGTH))
 
 
 def astype(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

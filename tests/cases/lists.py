@@ -237,3 +237,17 @@ def summed_from_a_start(xs: list[Real], y: Real) -> Real:  # expect: xs=1; y=3
 
 def summed_from_a_keyword_start(xs: list[Real], y: Real) -> Real:  # expect: xs=2; y=1
     return sum(xs + xs, start=y)
+
+
+# review35: released values appended in a loop, then made an array: a public vector of a
+# length no rule needs (it was DPS301, an error that failed the run, with ε right).
+def released_rows_as_an_array(data: MetricMatrix[L_inf, Data]) -> Priv[MetricVector[L1, Real]]:  # expect: data=(1, 0); accounting=sequential
+    out = []
+    for r in data:
+        out.append(laplace_mechanism(1.0, 1.0, float(np.clip(r[0], 0.0, 1.0))))
+    return np.array(out)
+
+
+# A list of values that are not released stays refused: its length is not known.
+def sensitive_list_as_an_array(xs: list[Real]) -> Real:  # expect: xs=inf; returns=unknown
+    return float(np.sum(np.array(xs)))  # E: DPS301
