@@ -243,7 +243,8 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         # the metric one iteration gives it (np.zeros(d) + an L2 row stays L2).
         probe = _run_body(a, s, element, {}, repetitions)
         _rollback(a, mark)
-        if _drives_public_values(a, probe, carried, bool(own)) and _unroll_concretely(a, s, count):
+        if _drives_public_values(a, probe, carried, bool(own) or bool(rows)) \
+                and _unroll_concretely(a, s, count):
             return
         for name in carried:
             after = probe.env[name].type
@@ -712,8 +713,9 @@ def _steady_publics(a: Analysis, s: ir.For, element: Value, repetitions: E.Expr,
 def _drives_public_values(a: Analysis, probe: Analysis, carried: list[str], cells: bool) -> bool:
     """Whether an iteration changes a public scalar (a counter, a step size): the transfer
     abstraction would make it a sensitive unknown, and every product with it ∞. With
-    ``cells`` (R-loop-partition, which a concrete run loses), only a change to another
-    known value counts: a running total of noisy counts is known in no iteration."""
+    ``cells`` (R-loop-partition, or rows read by the index: what a concrete run loses),
+    only a change to another known value counts: a running total of noisy counts is
+    known in no iteration."""
     for name in carried:
         before, after = a.env[name], probe.env.get(name)
         if (after is not None and before.public and after.public

@@ -709,3 +709,13 @@ def gram_under_an_impossible_size(data: MetricMatrix[L_inf, Data]) -> Priv[Real]
 def gram_of_few_columns(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(1, 1/100000); accounting=sequential; assumes=4*cols(data)**(3/2) <= 32  # E: DPS410
     x = undisc_container(clip(L2, data))
     return float(np.sum(gaussian_mechanism(32.0, 1.0, 1e-5, x.T @ x)))
+
+
+# review35: a loop of a known count whose index picks its rows was run iteration by
+# iteration, because of its public running total, and lost R-loop-rows (rows·ε at
+# --bind rows(data)=10, 1 without): the running total of releases drives no public value.
+def rows_of_a_short_loop(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(1, 0); accounting=sequential
+    total = 0.0
+    for i in range(10):
+        total = total + laplace_mechanism(1.0, 1.0, float(np.clip(data[i, 0], 0.0, 1.0)))
+    return total
