@@ -557,12 +557,29 @@ def sample(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Value:
     # pays for replacing the row in both). A change of a source reaches the sample
     # through both outputs, in different rows unless they are the same array.
     pseudo = a.fresh_variable(SAMPLE_PREFIX[1:], _with_rows(m1.type, k))
-    source = m1.ctx if m1 is m2 else C.add(m1.ctx, m2.ctx)
-    a.open_sample(_scope(k, population, {pseudo: source}))
+    a.open_sample(_scope(k, population, {pseudo: _joint_source(m1, m2)}))
     # Each output is the sample itself, row by row (input_of): row i of both is the i-th
     # drawn record, one joint row of the pseudo variable (R-parts, R-loop-elements).
     return tuple_value(tuple(Value(_with_rows(v.type, k), C.single(pseudo), input_of=pseudo)
                              for v in (m1, m2)))
+
+
+def _joint_source(m1: Value, m2: Value) -> C.Context:
+    """How far the joint rows of sample(k, m1, m2) move per unit of each source: the two
+    outputs' distances added, since a change may reach them in different rows; the larger
+    of the two where both read each row of the source from that row alone (R-rowwise:
+    ``X = data[:, :-1]``, ``y = data[:, -1]``), since a changed record then changes one
+    row of each, the same joint row (review35: Duet's sample(b, X, y) paid a group of 2)."""
+    if m1 is m2:
+        return m1.ctx
+    joint = dict(C.add(m1.ctx, m2.ctx))
+    rows1, rows2 = m1.rowwise, m2.rowwise
+    if rows1 is None or rows2 is None or rows1.by_column or rows2.by_column:
+        return joint
+    for name in rows1.params & rows2.params:
+        if name in m1.ctx and name in m2.ctx:
+            joint[name] = E.smax(m1.ctx[name], m2.ctx[name])
+    return joint
 
 
 def _why_not_amplified(t: T.Type) -> str:

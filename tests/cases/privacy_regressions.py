@@ -719,3 +719,18 @@ def rows_of_a_short_loop(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expe
     for i in range(10):
         total = total + laplace_mechanism(1.0, 1.0, float(np.clip(data[i, 0], 0.0, 1.0)))
     return total
+
+
+# review35: Duet's idiom sample(b, X, y) with X and y column slices of one dataset paid a
+# group of 2 (a change reaches both outputs), where a changed record is one row of each,
+# the same joint row: as sample(b, data, data). Rows read another way stay a group.
+def sampled_columns_of_one_dataset(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(log(1 + 10*(-1 + exp(2))/rows(data)), 0); accounting=basic
+    X, y = data[:, :1], data[:, 1:]
+    bx, by = sample(10, X, y)
+    return laplace_mechanism(1.0, 1.0, count(lambda r: r[0] > 0.5, bx) + count(lambda r: r[0] > 0.5, by))
+
+
+def sampled_columns_in_other_rows(data: MetricMatrix[L_inf, Data]) -> Priv[Real]:  # expect: data=(2*log(1 + 10*(-1 + exp(2))/rows(data)), 0); accounting=basic
+    X, y = data[:, :1], data[::-1, 1:]
+    bx, by = sample(10, X, y)
+    return laplace_mechanism(1.0, 1.0, count(lambda r: r[0] > 0.5, bx) + count(lambda r: r[0] > 0.5, by))
