@@ -206,9 +206,9 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
             rf"with\b[^\n]*\bas\s+[(\[]?\s*{attribute}",  # with ... as np.sum
             rf"(setattr|delattr)\s*\(\s*({names})\b",
             rf"vars\s*\(\s*({names})\s*\)",
-            rf"({names})\s*\.\s*__\w+__",  # np.__setattr__(...), m.f.__kwdefaults__
-            rf"\b({modules})\s*[,)\]]")) and "__dict__" not in text:
-        return found
+            rf"({modules})\s*[,)\]]")) and "__dict__" not in text \
+            and not (".__" in text and re.search(rf"({names})\s*\.\s*__\w+__", text)):
+        return found  # (last: np.__setattr__(...), m.f.__kwdefaults__, where ".__" is)
     found |= _escaped_libraries(syntax, imports, libraries)
     for node in ast.walk(syntax):
         targets: list[ast.expr] = []

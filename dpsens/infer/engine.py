@@ -132,7 +132,8 @@ class Analysis(CallRules, StatementRules, MutationRules, PrivacyRules):
         self.static_params: set[str] = set()  # public, but still the caller's arrays
         self.ledger = Ledger()  # what mechanisms charged, in program order
         self.function_span = Span(0, 0, 0, 0)
-        self.library_noise: str | None = None  # a library random draw of a privacy function
+        # A privacy function's first library random draw, found when a release needs it.
+        self.library_noise: Callable[[], str | None] = lambda: None
 
     @property
     def poisoned(self) -> bool:

@@ -410,6 +410,8 @@ def _resizes_iterated(a: Analysis, s: ir.For, container: T.Type | None, element:
     than it had elements, over elements it added: the count is not known. A trial run of
     the body (undone) tells whether it may; if so the loop is reported (DPS207) and not
     analyzed, and True is returned."""
+    if not isinstance(container, T.ListType) and not a.shared.live_lists.get(id(s)):
+        return False  # (no list iterated: most loops, without a snapshot)
     saved = _snapshot(a)
     held = [_hold_iterated(a, s, container, element)] if isinstance(container, T.ListType) else []
     held += _hold_live_lists(a, s)

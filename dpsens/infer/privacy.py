@@ -258,8 +258,8 @@ class PrivacyRules:
                 if E.is_zero(leak):  # R-observed
                     why = ("whether the function raises (an assert, a raise, an index out "
                            "of range), or what a call it cannot analyze is given, depends on it")
-                elif self.library_noise is not None:
-                    why += (f"; noise from {self.library_noise}() is not a dpsens mechanism, "
+                elif (noise := self.library_noise()) is not None:
+                    why += (f"; noise from {noise}() is not a dpsens mechanism, "
                             "and floating-point samples leak the value they are added to: "
                             "use laplace_mechanism, gaussian_mechanism, ...")
                 self.report(self.function_span, "DPS403", f"'{param.name}' is released without "

@@ -218,7 +218,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
             summary.captures[param.name] = E.INF if param.name in analysis.shared.passed_on \
                 else _captures(returned, summary, captures_of(param.name))
     if kind in PRIVATE:
-        analysis.library_noise = _library_noise(analysis, function)
+        analysis.library_noise = lambda: _library_noise(analysis, function)
         analysis.finish_privacy(summary, result, split)
         if impossible:
             summary.part_histories.clear()  # (callers pay the whole tuple's ∞ below)
