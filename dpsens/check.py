@@ -106,9 +106,29 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
     finally:
         forget()
     result.files.extend(reports)
+    _report_shadowing(sources, result)
     finish(result, graph, settings)
     result.files.sort(key=lambda f: f.path)
     return result
+
+
+def _report_shadowing(sources: list[Source], result: CheckResult) -> None:
+    """DPS008 on a checked top-level module named like one the mechanisms are built on
+    (``secrets.py``): a script run beside it imports it in place of the library, and
+    its functions become the noise source (review34)."""
+    from dpsens.frontend.globals import RUNTIME_MODULES
+
+    for source in sources:
+        if "." in source.name or source.name not in RUNTIME_MODULES - {"dpsens"}:
+            continue
+        finding = Diagnostic(source.shown, 1, 1, "DPS008", f"this module shadows the library "
+                             f"'{source.name}', which dpsens's mechanisms are built on: a script "
+                             "run beside it makes their noise with it (rename the module)")
+        report = next((f for f in result.files if f.path == source.shown), None)
+        if report is None:
+            result.files.append(FileReport(source.shown, diagnostics=[finding]))
+        else:
+            report.diagnostics.append(finding)
 
 
 def unmatched_bindings(result: CheckResult, keys: Sequence[str]) -> list[str] | None:

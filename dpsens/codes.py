@@ -111,6 +111,16 @@ _register(
     "x = 0.0\nｘ = v      # write x",
 )
 _register(
+    "DPS008", "shadowed-runtime-module", "error",
+    "A checked top-level module is named like a library dpsens's mechanisms are built on "
+    "(secrets, random, math, fractions, decimal, numbers, numpy, builtins, mpmath).",
+    "Python puts a script's directory first on its import path, so a script run beside "
+    "this file imports it in place of the library, also inside dpsens's runtime: a "
+    "secrets.py whose randbelow is seeded makes every mechanism's noise predictable. The "
+    "reported (epsilon, delta) assume the real library.",
+    "secrets.py   # def randbelow(n): return random.Random(0).randrange(n)",
+)
+_register(
     "DPS101", "unknown-annotation", "error",
     "An annotation names something that is not part of the dpsens vocabulary.",
     "dpsens cannot know how distance is measured on an unknown type, so the "

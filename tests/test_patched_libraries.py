@@ -122,3 +122,20 @@ def test_replacing_what_the_noise_is_made_with_makes_every_mechanism_unbounded(
     [function] = report.functions
     assert (function["params"][0]["epsilon"], function["params"][0]["delta"]) == ("inf", "inf")
     assert any(d.code == "DPS206" and "replace" in d.message for d in report.diagnostics)
+
+
+def test_a_checked_module_named_like_a_runtime_library_is_reported(tmp_path: Path) -> None:
+    # review34: secrets.py beside a script shadows the library the mechanisms draw from
+    # (a seeded randbelow made release(5) and release(6) differ by exactly 1, every run).
+    (tmp_path / "secrets.py").write_text("import random\n\n_r = random.Random(0)\n\n\n"
+                                         "def randbelow(n: int) -> int:\n    return _r.randrange(n)\n")
+    (tmp_path / "app.py").write_text("from dpsens import Priv, Real, laplace_mechanism\n\n\n"
+                                     "def release(x: Real) -> Priv[Real]:\n"
+                                     "    return laplace_mechanism(1.0, 1.0, x)\n")
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "random.py").write_text("VALUE = 1\n")  # pkg.random shadows nothing
+    result = check_paths([str(tmp_path)])
+    found = {(f.path.rsplit("/", 1)[-1], d.code) for f in result.files for d in f.diagnostics}
+    assert found == {("secrets.py", "DPS008")}
