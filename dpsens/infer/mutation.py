@@ -363,8 +363,10 @@ class MutationRules:
             elif member == name:
                 self.env[member] = grown
             else:  # the same list, or one holding it: its new contents are not followed
-                self.report(span, "DPS202", f"'{member}' shares the list that grows here: "
-                            "what it holds is no longer known (add to the list under one name)")
+                if not member.startswith("@"):  # (a loop's hidden name is not the user's)
+                    self.report(span, "DPS202", f"'{member}' shares the list that grows "
+                                "here: what it holds is no longer known (add to the list "
+                                "under one name)")
                 self.env[member] = unknown(C.add(value.ctx, grown.ctx))
         if source is not None and not (added.parts is not None and all(
                 isinstance(p.type, T.Scalar) and not p.zero_d for p in added.parts)):
