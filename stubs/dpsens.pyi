@@ -51,7 +51,7 @@ def cols(x: Any) -> Static[int]:
 
 @rule("unbox")
 def unbox(value: Any, t: Any, shape: Any) -> Any:
-    """Give a black-box result the type t, checking its shape at run time."""
+    """Give a black-box result the type t; at run time a result that breaks t's shape or kind is replaced by a fixed one."""
 
 # --- Mechanisms: callable only in functions declared -> Priv[...] (docs/privacy.md) ---
 
