@@ -133,10 +133,10 @@ def _smallest_certified(s: float, eps: float, delta: float, guess: float) -> flo
         low, high = math.ulp(0.0), upper
     elif certified(guess):
         low, high, factor = guess * (1 - 1e-9), guess, 2.0
-        if not certified(low):
-            return guess
         while certified(low):
             high, low, factor = low, max(low / factor, math.ulp(0.0)), factor * factor
+        if high == guess:  # (a relative 1e-9 less is not certified: the common case)
+            return guess
     else:
         low, high, factor = guess, guess * (1 + 1e-9), 2.0
         while not certified(high) and high < upper:

@@ -46,7 +46,7 @@ RUNTIME_MODULES = frozenset({"dpsens", "secrets", "random", "math", "fractions",
 FUNCTION_INTERNALS = frozenset({"__kwdefaults__", "__defaults__", "__globals__", "__code__",
                                 "__closure__"})
 # Modules whose functions have stubs or rules, or that the mechanisms are built on.
-_PATCHABLE = LIBRARIES | RUNTIME_MODULES | {"builtins"}
+_PATCHABLE = LIBRARIES | RUNTIME_MODULES
 # Names through which code may write any module global by name.
 DYNAMIC_NAMES = frozenset({"globals", "vars", "__import__", "importlib"})
 # Names of code that may reach other modules by name (exec("from pkg import cfg; ..."),
@@ -246,10 +246,11 @@ def patched_library_names(syntax: ast.Module, text: str, imports: dict[str, str]
 
 def _escaped_libraries(syntax: ast.Module, imports: dict[str, str], libraries: set[str]) -> set[str]:
     """Libraries the module may change by routes other than a store to one of their names:
-    a dunder of a library chain (``secrets.__setattr__(...)``, ``m.f.__dict__``), a library
-    object handed on as a value (``object.__setattr__(secrets, ...)``, ``[secrets]``,
-    ``getattr(builtins, name)``: a module imported whole), and any function's internals (``f.__kwdefaults__``,
-    ``f.__globals__``: "dpsens", whose builtins such code may rewrite). Over-approximates."""
+    a dunder of a library chain (``secrets.__setattr__(...)``, ``m.f.__dict__``), a
+    module imported whole handed on as a value (``object.__setattr__(secrets, ...)``,
+    ``[secrets]``, ``getattr(builtins, name)``), and any function's internals
+    (``f.__kwdefaults__``, ``f.__globals__``: "dpsens", whose builtins such code may
+    rewrite). Over-approximates."""
     found: set[str] = set()
     as_parts: set[int] = set()  # names that are the base of an attribute or a callee
     for node in ast.walk(syntax):
@@ -263,8 +264,6 @@ def _escaped_libraries(syntax: ast.Module, imports: dict[str, str], libraries: s
                     found.add(owner)
         elif isinstance(node, ast.Call):
             as_parts.add(id(node.func))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
     modules = {name for name in libraries if "." not in imports[name]}  # import secrets (as s)
     for node in ast.walk(syntax):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \

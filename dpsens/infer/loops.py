@@ -432,15 +432,9 @@ def _resizes_iterated(a: Analysis, s: ir.For, container: T.Type | None, element:
 def _hold_live_lists(a: Analysis, s: ir.For) -> list[str]:
     """Hidden names for the lists an enumerate/zip loop iterates (``a.shared.live_lists``),
     each in the alias group of the name that held it when the loop started."""
-    held = []
-    for source in a.shared.live_lists.get(id(s), ()):
-        if source in a.env and is_list(a.env[source]):
-            a.program.fresh += 1
-            name = f"@iterated{a.program.fresh}"
-            a.env[name] = a.env[source]
-            a.record_alias(name, ir.Name(s.span, source))
-            held.append(name)
-    return held
+    return [_hidden_alias(a, a.env[source], ir.Name(s.span, source))
+            for source in a.shared.live_lists.get(id(s), ())
+            if source in a.env and is_list(a.env[source])]
 
 
 def _resized(a: Analysis, body: Analysis, name: str) -> bool:
@@ -458,10 +452,15 @@ def _hold_iterated(a: Analysis, s: ir.For, container: T.Type | None, element: Va
     alias change the elements later iterations read, and rebinding the name does not."""
     if container is None:
         return None
+    return _hidden_alias(a, Value(container, element.ctx), s.iter)
+
+
+def _hidden_alias(a: Analysis, value: Value, iterated: ir.Expr) -> str:
+    """A fresh hidden name holding ``value``, in the alias group of what ``iterated`` names."""
     a.program.fresh += 1
     name = f"@iterated{a.program.fresh}"
-    a.env[name] = Value(container, element.ctx)
-    a.record_alias(name, s.iter)
+    a.env[name] = value
+    a.record_alias(name, iterated)
     return name
 
 
@@ -1044,20 +1043,20 @@ def _unroll_concretely(a: Analysis, s: ir.For, count: Value) -> bool:
         a.shared.unrolling = False
     # One trace entry per distinct call, repeated as many times as iterations made it (a
     # call whose ε depends on the index is one entry per ε: each was n times).
-    entries = a.shared.trace[traced:]
-    del a.shared.trace[traced:]
+    distinct: list[dict[str, object]] = []
     made: list[int] = []
-    for entry in entries:
-        if entry in a.shared.trace[traced:]:
-            made[a.shared.trace[traced:].index(entry)] += 1
+    for entry in a.shared.trace[traced:]:
+        if entry in distinct:
+            made[distinct.index(entry)] += 1
         else:
-            a.shared.trace.append(entry)
+            distinct.append(entry)
             made.append(1)
-    for entry, times in zip(a.shared.trace[traced:], made):
+    for entry, times in zip(distinct, made):
         if times > 1:
             count = E.mul(times, a.shared.repetitions.get(id(entry), E.ONE))
             entry["repetitions"] = E.render(count)
             a.shared.repetitions[id(entry)] = count
+    a.shared.trace[traced:] = distinct
     return True
 
 

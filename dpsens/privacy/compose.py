@@ -98,8 +98,7 @@ def _attempt(theorem: Any, history: tuple[VarItem, ...], delta_prime: float) -> 
     internal error); basic composition, exact, still stands."""
     try:
         return theorem(history, delta_prime)
-    except (ValueError, OverflowError, ZeroDivisionError, TypeError):
-        # (TypeError: a Gaussian's sigma no float holds stays a symbol of numbers)
+    except (ValueError, OverflowError, ZeroDivisionError):
         return None
 
 
@@ -151,7 +150,11 @@ def _has_loop(history: tuple[VarItem, ...]) -> bool:
 
 
 def _numeric(e: E.Expr) -> bool:
-    return bool(e.is_number) and not e.has(sp.oo)
+    """A finite number floats can take: not a function of numbers left unevaluated (the
+    analytic Gaussian's sigma where no float holds it)."""
+    if isinstance(e, sp.Number):
+        return not e.has(sp.oo)
+    return bool(e.is_number) and not e.has(sp.oo) and e.evalf().is_Number
 
 
 # -- advanced composition ----------------------------------------------------------

@@ -31,7 +31,10 @@ class _Unsupported(Exception):
 def _numeric(e: E.Expr | None) -> float:
     if e is None or not e.is_number or E.is_inf(e):
         raise _Unsupported
-    return float(e)
+    try:
+        return float(e)
+    except TypeError:  # a function of numbers left unevaluated (a sigma no float holds)
+        raise _Unsupported from None
 
 
 @dataclass(frozen=True)

@@ -188,8 +188,8 @@ def unbox(value: Any, t: Any, shape: Any) -> Any:
 
 def _of_kind(values: npt.NDArray[np.float64], t: Any) -> npt.NDArray[np.float64]:
     """The values with each entry or row that breaks the annotation ``t`` replaced: by 0 for
-    a Bool that is not 0 or 1 and an Integer that is not whole, scaled into the unit ball for
-    a clipped container's row."""
+    a Bool that is not 0 or 1 and an Integer that is not whole; a clipped container's rows
+    go through ``clip`` (scaled into the unit ball; a row without a norm is zero)."""
     marker, arguments = _annotation_parts(t)
     kind = marker if not arguments else _annotation_parts(arguments[-1])[0]
     if kind == "Bool":
@@ -199,13 +199,8 @@ def _of_kind(values: npt.NDArray[np.float64], t: Any) -> npt.NDArray[np.float64]
     if marker in ("ClippedVector", "ClippedMatrix") and arguments:
         norm = arguments[0] if isinstance(arguments[0], str) else \
             getattr(arguments[0], "__name__", "")  # the clip norm: L1, L2 or L_inf
-        order = {"L1": 1, "L2": 2, "L_inf": np.inf}.get(norm)
-        rows = np.atleast_2d(values)
-        finite = np.where(np.isfinite(rows), rows, 0.0)
-        lengths = np.linalg.norm(finite, ord=order, axis=1, keepdims=True) if order else \
-            np.full((rows.shape[0], 1), np.inf)
-        scaled = finite / np.maximum(1.0, lengths)  # an unknown norm: no row is trusted
-        values = scaled.reshape(values.shape) if order else np.zeros(values.shape)
+        values = clip(norm, np.atleast_2d(values)).reshape(values.shape) \
+            if norm in ("L1", "L2", "L_inf") else np.zeros(values.shape)  # (no norm: no row)
     return values
 
 

@@ -174,8 +174,8 @@ def _false_at_every_size(condition: sp.Basic) -> bool:
     noise for a sensitivity that grows with the columns): it is taken never to hold.
     Sound whatever sizes it may hold at: a condition taken as false leaves the function
     unbounded, never less (D47, review35)."""
-    tried = _at_sizes(condition)
-    return bool(tried) and not any(truth for _, truth in tried)
+    points = _sizes_of(condition)
+    return bool(points) and all(_holds(condition, p) is False for p in points)
 
 
 @remembered
@@ -183,17 +183,19 @@ def false_at_large_sizes(condition: sp.Basic) -> dict[sp.Symbol, int] | None:
     """The smallest sizes tried at which an inequality on sizes alone is false, when it is
     false at the largest ones too but holds at some (``2*cols(data) - 1 <= 1``): a bound
     that holds for small inputs only; None otherwise."""
-    tried = _at_sizes(condition)
-    if not tried or tried[-1][1] or not any(truth for _, truth in tried):
+    points = _sizes_of(condition)
+    if not points or _holds(condition, points[-1]) is not False \
+            or not any(_holds(condition, p) for p in points):
         return None
-    return next(point for point, truth in tried if not truth)
+    return next(p for p in points if _holds(condition, p) is False)
 
 
-def _at_sizes(condition: sp.Basic) -> list[tuple[dict[sp.Symbol, int], bool]]:
-    """Whether an inequality whose only symbols are one or two sizes holds at each size
-    tried, smallest first ([] for any other condition, or one undecided at some size)."""
+def _sizes_of(condition: sp.Basic) -> list[dict[sp.Symbol, int]]:
+    """The sizes to try an inequality whose only symbols are one or two sizes at, smallest
+    first ([] for any other condition: an equation holds at one size, which no list of
+    sizes need hold)."""
     if not isinstance(condition, Relational) or isinstance(condition, (sp.Eq, sp.Ne)):
-        return []  # (an equation holds at one size, which no list of sizes need hold)
+        return []
     symbols = condition.free_symbols
     if not symbols or len(symbols) > 2 or not all(
             s.is_integer and s.is_positive and s.name.startswith(("rows(", "cols(", "len("))
@@ -202,10 +204,11 @@ def _at_sizes(condition: sp.Basic) -> list[tuple[dict[sp.Symbol, int], bool]]:
     ordered = sorted(symbols, key=lambda s: s.name)
     few = _SIZES[::3]
     points = [(n,) for n in _SIZES] if len(ordered) == 1 else [(n, m) for n in few for m in few]
-    tried = []
-    for point in points:
-        value = condition.xreplace(dict(zip(ordered, map(sp.Integer, point))))
-        if value is not sp.true and value is not sp.false:
-            return []
-        tried.append((dict(zip(ordered, point)), value is sp.true))
-    return tried
+    return [dict(zip(ordered, point)) for point in points]
+
+
+def _holds(condition: sp.Basic, sizes: dict[sp.Symbol, int]) -> bool | None:
+    """The condition at these sizes (None: not decided there, which no caller takes as
+    false)."""
+    value = condition.xreplace({s: sp.Integer(n) for s, n in sizes.items()})
+    return True if value is sp.true else False if value is sp.false else None
