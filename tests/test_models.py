@@ -97,3 +97,33 @@ def test_a_vacuous_delta_is_reported_as_one(tmp_path: Path) -> None:
     [file] = check_paths([str(program)], options=Options(bindings=(("len(v)", 10000.0),))).files
     [v] = file.functions[0]["params"]
     assert v["delta"] == "1"
+
+
+def _local_epsilon(name: str) -> float:
+    [file] = check_paths(["tests/cases/models.py"]).files
+    report = next(f for f in file.functions if f["name"] == name)
+    return float(E.parse(report["params"][0]["epsilon"], {}))
+
+
+def test_unary_encodings_local_epsilon_holds_for_every_pair_of_values() -> None:
+    """The exact likelihood ratio of `unary_encoding`'s reports (RR(1/2) on each of 4
+    one-hot bits), over every pair of values and every report, is at most the reported ε₀
+    (it was 1/2 where two values differ in two bits: ratio e, review35)."""
+    keep = math.exp(0.5) / (1 + math.exp(0.5))
+
+    def probability(value: int, report: int) -> float:
+        bits = [(report >> (3 - j)) & 1 for j in range(4)]
+        return math.prod(keep if bit == (value == j) else 1 - keep for j, bit in enumerate(bits))
+
+    worst = max(math.log(probability(a, r) / probability(b, r))
+                for a in range(5) for b in range(5) for r in range(16))  # 4: no bit set
+    assert worst == pytest.approx(1.0) and worst <= _local_epsilon("unary_encoding") + 1e-12
+
+
+def test_a_clamped_laplaces_local_epsilon_holds_for_records_far_apart() -> None:
+    """`wide_clamp` is local_laplace(1, x, 0, 10): records 0 and 10 (or beyond) give
+    Laplace(10) centred 10 apart, a density ratio of e at most, whatever x's distance."""
+    scale = 10.0
+    worst = max(abs(min(max(a, 0.0), 10.0) - min(max(b, 0.0), 10.0)) / scale
+                for a in (-5.0, 0.0, 3.0, 10.0, 50.0) for b in (-5.0, 0.0, 7.0, 10.0, 1e6))
+    assert worst == pytest.approx(1.0) and worst <= _local_epsilon("wide_clamp") + 1e-12
