@@ -237,3 +237,12 @@ def gaussian_of_joined_twice(x: MetricVector[L2, Real], eps: Static[float], delt
 # Why side by side sums even in L∞ rows: m's changed row i meets flip(m)'s in row r − 1 − i.
 def columns_beside_their_reversal(m: MetricMatrix[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=2
     return np.hstack([m, np.flip(m)])
+
+
+# Loose where the changed rows coincide (documented in R-stack-columns): the truth is 1.
+def columns_beside_themselves(m: MetricMatrix[L_inf, Real]) -> MetricMatrix[L_inf, Real]:  # expect: m=2
+    return np.hstack([m, m])
+
+
+def columns_of_one_dataset(d: MetricMatrix[L_inf, Data]) -> MetricMatrix[L_inf, Data]:  # expect: d=2
+    return np.hstack([d[:, :2], d[:, 2:]])
