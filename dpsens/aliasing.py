@@ -28,5 +28,5 @@ FRESH_RESULTS = frozenset({
     "sum", "mean", "clip", "abs", "absolute", "max", "min", "amax", "amin", "sort", "cumsum",
     "maximum", "minimum", "sqrt", "exp", "log", "norm", "zeros", "ones", "empty", "full",
     "zeros_like", "ones_like", "empty_like", "full_like", "array", "copy", "astype", "arange",
-    "linspace",
+    "linspace", "concatenate", "hstack", "vstack", "stack", "column_stack",
 })

@@ -161,6 +161,28 @@ def asarray(a: Any, dtype: Static[Any] = ...) -> Any:
 def transpose(a: Any) -> Any:
     """A matrix's columns as rows (``a.T``, in L1: R-transpose); a vector is itself."""
 
+@rule("concatenate")
+def concatenate(arrays: Any, axis: Static[Any] = ...) -> Any:
+    """Arrays joined along an existing axis: vectors end to end (distances combine in the
+    norm: sum, root of squares, max), matrices by rows (axis=0) or columns (axis=1);
+    axis=None flattens each first (R-concat, R-stack-rows, R-stack-columns)."""
+
+@rule("hstack")
+def hstack(tup: Any) -> Any:
+    """Vectors (and numbers) end to end; matrices side by side (np.concatenate, axis=1)."""
+
+@rule("vstack")
+def vstack(tup: Any) -> Any:
+    """Matrices one above the other, each vector (or number) one row: distances add."""
+
+@rule("stack")
+def stack(arrays: Any, axis: Static[Any] = ...) -> Any:
+    """Vectors as the rows (axis=0) or the columns (axis=1) of a matrix; numbers as a vector."""
+
+@rule("column_stack")
+def column_stack(tup: Any) -> Any:
+    """Each vector (or number) one column, matrices side by side: rows measured in L1."""
+
 @rule("square")
 def square(x: Any) -> Any:
     """x ** 2, entrywise."""

@@ -213,21 +213,27 @@ def transpose(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 
 def ravel(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
-    """np.ravel / .flatten(): a matrix's entries as one vector, in the rows' norm; Data
-    entries as an (L1, Data) vector, counting the changed entries."""
+    """np.ravel / .flatten(): a matrix's entries as one vector (R-ravel)."""
     x = first_argument(bound)
     if not require_container(a, x, span, rule.qualname.split(".")[-1]):
         return unknown(x.ctx)
+    return flat(x)
+
+
+def flat(x: Value) -> Value:
+    """A matrix's entries, row after row, in the rows' norm; Data entries as an (L1, Data)
+    vector, counting the changed entries. A vector stays as it is."""
     t = x.type
     if isinstance(t, T.Vector):
-        return Value(t, x.ctx)
+        return Value(t, x.ctx, peak=x.peak)
     assert isinstance(t, T.Matrix)
     length = E.mul(t.rows, t.cols)
     if t.elem == "Data":
         # A changed row holds at most norm_factor(N, L1, cols)·d_row changed entries (each
-        # 1 apart), and an (L∞, Data) vector would be 1 away from any other.
+        # 1 apart), and an (L∞, Data) vector would be 1 away from any other. No entry moves
+        # by more than 1, and only when x does, by at least 1 (R-peak): √cols in L2.
         return Value(T.Vector("L1", "Data", length), C.scale(T.norm_factor(t.norm, "L1", t.cols),
-                                                             x.ctx))
+                                                             x.ctx), peak=x.ctx)
     # Σ_rows ||Δrow||_N ≥ ||(Δrow_1, ..., Δrow_r)||_N for N in L1, L2, L_inf.
     return Value(T.Vector(t.norm, t.elem, length), x.ctx)
 
@@ -326,7 +332,7 @@ def cumsum_factor(norm: str, n: E.Expr) -> E.Expr:
     return n
 
 
-__all__ = ["cumsum", "cumsum_factor", "extreme", "flip", "sort"]
+__all__ = ["cumsum", "cumsum_factor", "extreme", "flat", "flip", "sort"]
 
 
 def histogram(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from dpsens.rules import arrays, containers, higher_order, local_model, mechanisms, misc
+from dpsens.rules import arrays, containers, higher_order, local_model, mechanisms, misc, stacking
 
 if TYPE_CHECKING:
     from dpsens.infer.engine import Analysis
@@ -43,6 +43,11 @@ RULES: dict[str, SpecialRule] = {
     "standard_deviation": arrays.standard_deviation,
     "ravel": arrays.ravel,
     "transpose": arrays.transpose,
+    "concatenate": stacking.concatenate,
+    "hstack": stacking.hstack,
+    "vstack": stacking.vstack,
+    "stack": stacking.stack,
+    "column_stack": stacking.column_stack,
     "diff": arrays.diff,
     "where": arrays.where,
     "dot": arrays.dot,
