@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import cells, floats, peaks, pieces, ranges, rowwise
+from dpsens.infer import cells, dtypes, floats, peaks, pieces, ranges, rowwise
 from dpsens.infer.values import UNKNOWN, Value, concatenate, is_list, join, repeated
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -31,6 +31,15 @@ _RANK = {T.Scalar: 0, T.Vector: 1, T.Matrix: 2}
 def binary(op: str, a: Value, b: Value, report: Report, same: bool = False) -> Value:
     """The value of ``a op b``, with the interval of its entries where one is known
     (R-range: entrywise operations, so not ``@``); ``same``: b is a itself (``x * x``)."""
+    result = _ranged(op, a, b, report, same)
+    if not isinstance(result.type, (T.Scalar, T.Vector, T.Matrix)):
+        return result  # (lists and tuples: concatenate and repeated say what they hold)
+    # R-int-dtype: Python's and numpy's / make floats; the rest a float when either is one.
+    return dtypes.marked(result, None if op == "/" else dtypes.upcast([a, b]))
+
+
+def _ranged(op: str, a: Value, b: Value, report: Report, same: bool) -> Value:
+    """``a op b`` with the interval of its entries where one is known."""
     result = _binary(op, a, b, report)
     if op in ("*", "&"):  # a value of a dataset's rows kept inside a partition's cell
         result = cells.kept_inside(result, a, b) or cells.kept_inside(result, b, a) or result
@@ -733,4 +742,5 @@ def negate(value: Value) -> Value:
     # (no parts: an array's entries, kept by np.array, are negated too; -tuple is an error)
     return pieces.kept(Value(value.type, value.ctx, exact, value.bound, computed=computed,
                              rounding=rounding, rowwise=value.rowwise,
-                             interval=ranges.negated(value.interval)), value)
+                             interval=ranges.negated(value.interval),
+                             integral=value.integral), value)

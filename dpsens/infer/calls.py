@@ -10,6 +10,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.frontend import choices
 from dpsens.frontend.globals import RUNTIME_MODULES
+from dpsens.infer import dtypes
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.call_site import CallSite
 from dpsens.infer.values import UNKNOWN, Value, is_list, join, tuple_value, unknown
@@ -318,7 +319,15 @@ class CallRules:
             bound = bind(names, [p.has_default for p in summary.params], args, keywords)
         except BindError as error:
             return self.refuse(span, f"{summary.name}() {error}", (*args, *keywords.values()))
+        given = dtypes.given_integers(summary.params, bound)
+        if given is not None and summary.builds_arrays:
+            # An int where the callee took a float may change the arrays it makes and
+            # writes (R-int-dtype): what it computes, and whether it raises, is not known.
+            inputs = C.blow_up(C.total(v.ctx for v in bound.values() if v is not None))
+            self.observe(inputs)
+            return unknown(inputs)
         result = CallSite(self, summary, bound, span).result()
+        result = dtypes.returned(result, given, summary.ret_integral)
         if summary.runs_unknown:  # R-kept: it may return what unknown code was given before
             kept = self.kept()
             if kept:

@@ -697,7 +697,8 @@ def transposed(m: Value) -> Value:
     # m's rows, if read from a dataset's rows one by one, are the columns now (R-gram).
     layout = replace(m.rowwise, by_column=not m.rowwise.by_column) if m.rowwise else None
     # (m's entry bound: its clip marker's 1 too, which the transpose's rows no longer carry)
-    return Value(result, ctx, m.exact, m.magnitude(), interval=m.interval, rowwise=layout)
+    return Value(result, ctx, m.exact, m.magnitude(), interval=m.interval, rowwise=layout,
+                 integral=m.integral)
 
 
 def _shape(t: T.Type) -> tuple[E.Expr, ...] | None:

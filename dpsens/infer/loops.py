@@ -9,13 +9,14 @@ unrolled; a symbolic count uses the closed forms of docs/rules.md.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import sympy as sp
 
 from dpsens import ir
 from dpsens import types as T
 from dpsens.frontend import choices
+from dpsens.infer import dtypes
 from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
 from dpsens.infer.values import (DEPENDS, LOOP_PREFIX, Value, decided, is_list, join, join_types,
@@ -277,7 +278,7 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         abstract = element
         if share is not None:
             shares.append((*share, element.ctx))
-            abstract = Value(element.type, C.single(share[0]))
+            abstract = Value(element.type, C.single(share[0]), integral=element.integral)
         # Each iteration's own part of a container (row, cell, batch), for engine to find
         # where the body reads it: with the index's and the container's values, since a
         # name rebound inside (by a comprehension or a closure's parameter) is another.
@@ -290,19 +291,24 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
                     shares.append((variable, factor, gaussian, source))
                 table[(s.target.id, name)] = (variable, abstract, a.env[base_name(name)])  # type: ignore[index]
                 registered.append((table, (s.target.id, name)))
+        held: dict[str, dtypes.Integral] = {}
         try:
             for attempt in range(2):
                 pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
                 start = {name: Value(types[name], C.single(pseudo[name]),
                                      zero_d=a.env[name].zero_d) for name in carried}
                 if not with_elements and iterated in pseudo:
-                    abstract = Value(element.type, C.single(pseudo[iterated]))
-                body = _run_body(a, s, abstract, {**steady, **start}, repetitions)
+                    abstract = Value(element.type, C.single(pseudo[iterated]),
+                                     integral=element.integral)
+                body = _run_body(a, s, abstract, {**steady, **start}, repetitions, held)
                 changed = {n: join_types(types[n], body.env[n].type) for n in carried}
-                if all(changed[n] == types[n] for n in carried) or attempt == 1:
+                grown = _held_after(a, [*carried, *steady], body, held)
+                if all(changed[n] == types[n] for n in carried) and grown == held \
+                        or attempt == 1:
                     break
                 _rollback(a, mark)
                 types = {n: changed[n] or T.Opaque("unknown") for n in carried}
+                held = grown
         finally:
             for table, key in registered:
                 table.pop(key, None)  # type: ignore[attr-defined]
@@ -378,7 +384,9 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     a.ledger.items.extend(once)
     for name in carried:
         if changed[name] == types[name]:
-            a.env[name] = Value(types[name], final[name], zero_d=a.env[name].zero_d)
+            a.env[name] = _held_final(a, name, Value(types[name], final[name],
+                                                     zero_d=a.env[name].zero_d),
+                                      body, held, before_last)
         else:  # the metric changes every iteration: nothing is known
             a.env[name] = unknown(C.add(final[name], initial[name]))
     # A body-local read from an element: one element is at most its container away.
@@ -386,7 +394,9 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     for name in sorted(assigned - set(carried)):
         if name in body.env:
             local = body.env[name]
-            a.env[name] = Value(local.type, C.substitute(local.ctx, before_last))
+            a.env[name] = dtypes.marked(Value(local.type, C.substitute(local.ctx, before_last)),
+                                        None if local.integral is None else
+                                        C.substitute(local.integral, before_last))
     for name, before in outside.items():  # (a loop may run no iteration: join)
         a.env[name] = join(before, body.env[name])
     for name in sorted(set(a.env) - assigned - set(carried)):
@@ -665,11 +675,14 @@ def settle_findings(a: Analysis, bounds: dict[str, C.Context]) -> None:
 
 
 def _run_body(a: Analysis, s: ir.For, element: Value, start: dict[str, Value],
-              repetitions: E.Expr) -> Analysis:
-    """One analysis of the loop body with its own ledger (wrapped in a Loop by the caller)."""
+              repetitions: E.Expr, held: Mapping[str, dtypes.Integral] | None = None) -> Analysis:
+    """One analysis of the loop body with its own ledger (wrapped in a Loop by the caller).
+    A carried value is held as an integer at the start of an iteration where it was
+    before the loop, or where ``held`` (what an iteration made of it) says (R-int-dtype)."""
     body = a.child()
     body.ledger = Ledger()
-    body.env.update(start)
+    body.env.update({name: _held_at_start(a, name, value, held or {})
+                     for name, value in start.items()})
     a.shared.loop_counts.append(repetitions)
     try:
         body.assign(s.target, element)
@@ -678,6 +691,45 @@ def _run_body(a: Analysis, s: ir.For, element: Value, start: dict[str, Value],
     finally:
         a.shared.loop_counts.pop()
     return body
+
+
+def _held_at_start(a: Analysis, name: str, value: Value,
+                   held: Mapping[str, dtypes.Integral]) -> Value:
+    """A carried value at an iteration's start, held as an integer where it may be."""
+    found = [h for h in (dtypes.possible(a.env[name]) if name in a.env else None,
+                         held.get(name)) if h is not None]
+    return dtypes.marked(value, C.total(found)) if found else value
+
+
+def _held_after(a: Analysis, carried: Sequence[str], body: Analysis,
+                held: Mapping[str, dtypes.Integral]) -> dict[str, dtypes.Integral]:
+    """What an iteration leaves held as integers, with what was before: if any is, every
+    carried value may be at the next iteration's start (one may be copied into another)."""
+    found = [h for h in (*(dtypes.possible(body.env[n]) for n in carried if n in body.env),
+                         *held.values()) if h is not None]
+    if not found:
+        return {}
+    every = C.blow_up(C.total(found))
+    if any(v.startswith("@") for v in every):
+        # A loop's variable (this run's) stands for any input a carried value may hold.
+        reach = C.total([*(a.env[n].ctx for n in carried if n in a.env),
+                         *(body.env[n].ctx for n in carried if n in body.env)])
+        every = C.blow_up(C.add({v: r for v, r in every.items() if not v.startswith("@")},
+                                {v: r for v, r in reach.items() if not v.startswith("@")}))
+    return {name: every for name in carried}
+
+
+def _held_final(a: Analysis, name: str, value: Value, body: Analysis,
+                held: Mapping[str, dtypes.Integral], before_last: Mapping[str, C.Context]
+                ) -> Value:
+    """A carried value after the loop: held as an integer where it was at the start (no
+    iteration may run) or after an iteration; the loop's variables stand for their values."""
+    found = [h for h in (dtypes.possible(a.env[name]) if name in a.env else None, held.get(name),
+                         dtypes.possible(body.env[name]) if name in body.env else None)
+             if h is not None]
+    if not found:
+        return value
+    return dtypes.marked(value, C.substitute(C.total(found), before_last))
 
 
 CONCRETE_LIMIT = 64  # iterations run one by one when public values change in the loop
@@ -1081,11 +1133,13 @@ def _summed_over_index(a: Analysis, s: ir.For, count: Value, carried: list[str],
              for name in carried}
     body = _run_body(a, s, Value(T.INTEGER, exact=start + step * j), begin, n)
     final = _sums(a, s, body, saved, carried, types, pseudo, j, n)
-    if final is None:
+    entry = _held_after(a, carried, a, {})  # (one run: an integer the body makes is not seen)
+    if final is None or _held_after(a, carried, body, {}) != entry:
         _restore(a, saved)
         return False
     for name in carried:
-        a.env[name] = Value(types[name], final[name], zero_d=a.env[name].zero_d)
+        a.env[name] = _held_final(a, name, Value(types[name], final[name],
+                                                 zero_d=a.env[name].zero_d), body, {}, {})
     a.assign(s.target, element)
     for name, before in kept.items():
         a.env[name] = join(a.env[name], before)
@@ -1119,7 +1173,8 @@ def _sums(a: Analysis, s: ir.For, body: Analysis, saved: dict[str, object], carr
             return None  # a body-local would keep the index or a carried value (a closure's
             # defaults or captures among them)
         # A public value the index decided (an inner loop's last index) is not known after.
-        locals_[name] = local if j not in _symbols(local) else Value(local.type, local.ctx)
+        locals_[name] = local if j not in _symbols(local) else \
+            Value(local.type, local.ctx, integral=local.integral)
     final: dict[str, C.Context] = {}
     for name in carried:
         value = body.env[name]
@@ -1359,20 +1414,22 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | N
             return None
     container = a.expr(it)
     if isinstance(container.type, T.Vector):
-        entry = Value(T.Scalar(container.type.elem), container.ctx)
+        entry = Value(T.Scalar(container.type.elem), container.ctx, integral=container.integral)
         return Value(T.INTEGER, exact=container.type.length), entry, container.type
     if isinstance(container.type, T.Matrix):
         t = container.type
-        row = Value(T.Vector(t.norm, t.elem, t.cols, t.clip), container.ctx)
+        row = Value(T.Vector(t.norm, t.elem, t.cols, t.clip), container.ctx,
+                    integral=container.integral)
         return Value(T.INTEGER, exact=t.rows), row, t
     if isinstance(container.type, T.ListType):
         # As many iterations as elements: a number the analysis does not know (D72).
         count = Value(T.INTEGER, list_length(container))
-        return count, Value(container.type.elem, container.ctx), container.type
+        return count, Value(container.type.elem, container.ctx, integral=container.integral), \
+            container.type
     listed = list_type(container.type) if isinstance(container.type, T.TupleType) else None
     if listed is not None:  # a tuple or list display: its elements, in turn
         count = Value(T.INTEGER, exact=E.number(len(container.type.elts)))  # type: ignore[union-attr]
-        return count, Value(listed.elem, container.ctx), listed
+        return count, Value(listed.elem, container.ctx, integral=container.integral), listed
     why = "only range(...), vectors, matrices and lists of numbers or arrays can be iterated"
     if isinstance(container.type, T.TupleType):
         why += f", not {container.type.show()} (write the calls out, one per element)"

@@ -15,7 +15,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.frontend import tuples
 from dpsens.aliasing import FRESH_RESULTS, RESHAPING, VIEW_RESULTS
-from dpsens.infer import arith
+from dpsens.infer import arith, dtypes
 from dpsens.infer.masks import SELECTED
 from dpsens.infer.values import (UNKNOWN, Value, concatenate, detached, is_list, join, list_type, tuple_value,
                                   unknown, with_element)
@@ -305,7 +305,8 @@ class MutationRules:
             # a tuple holding the array would keep its old parts: both are dropped.
             kept = tuple(map(detached, old.parts)) if C.is_public(added) and old.parts \
                 and isinstance(old.type, T.TupleType) else None  # an array's entries changed
-            self.env[name] = Value(_unclipped_by(old.type, value), C.add(old.ctx, added), parts=kept)
+            self.env[name] = Value(_unclipped_by(old.type, value), C.add(old.ctx, added), parts=kept,
+                                   integral=old.integral)  # (its dtype stays)
             if isinstance(old.type, T.Callable_):  # a factory's closure may return what it holds
                 self.env[name] = unknown(C.add(old.ctx, added))
 
@@ -431,7 +432,8 @@ class MutationRules:
                 self.env[member] = unknown(C.add(self.env[member].ctx, new.ctx))
             else:
                 old = self.env[member]
-                self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, change))
+                self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, change),
+                                         integral=old.integral)
         return True
 
     def owned_elsewhere(self: Analysis, root: str) -> bool:
@@ -467,6 +469,12 @@ class MutationRules:
         t = container.type
         rank = 1 if isinstance(t, T.Vector) else 2 if isinstance(t, T.Matrix) else 0
         kinds = (T.scalar_kind_of(value.type) or "Real", T.scalar_kind_of(t) or "Real")
+        held = dtypes.truncates(container, value)
+        if held is not None:
+            # An integer array truncates the real stored (the Integer rule), and whether it
+            # is one is a step in what decides its dtype (R-int-dtype).
+            kinds = (kinds[0], "Integer")
+            index_ctx = C.add(index_ctx, held)
         element = T.element_factor(*kinds)
         if scatter is not None and all(_one_position(p) for p in parts) and len(parts) == rank:
             # x[i] += e: where i = i', the entry moves by |e − e'|; else e lands on one

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer import pieces
+from dpsens.infer import dtypes, pieces
 from dpsens.infer.counted import choice_taint, counted_branch
 from dpsens.infer.masks import SELECTED
 from dpsens.infer.values import (UNKNOWN, Value, decided, detached, is_list, join, tuple_value,
@@ -337,6 +337,7 @@ class StatementRules:
                 current, operand = arith.unify_sizes([current, self.expr(statement.value)],
                                                      self.assume)
                 increment = operand
+                _raises_in_place(self, statement.op, current, operand)
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
                 container = self.env.get(target.base) if target.base is not None else None
@@ -372,6 +373,7 @@ class StatementRules:
             # The value wrote into the array (z += g()): the op sees its new contents.
             current = join(current, self.env[name])
         current, operand = arith.unify_sizes([current, operand], self.assume)
+        _raises_in_place(self, statement.op, current, operand)
         new = arith.binary(statement.op, current, operand, self._reporter(statement.span))
         if statement.op == "*" and is_list(current):
             # A list's *= repeats it in place (D149): the names sharing it see it too.
@@ -387,6 +389,17 @@ class StatementRules:
         from dpsens.infer.loops import run_loop
 
         run_loop(self, statement)
+
+
+def _raises_in_place(a: Analysis, op: str, current: Value, operand: Value) -> None:
+    """``x op= v`` on an array (or numpy's 0-d array) that may be held in an integer
+    dtype raises when the result is a float: that it raises is seen, so what decides
+    the dtype is (R-int-dtype, R-observed)."""
+    if not (isinstance(current.type, (T.Vector, T.Matrix)) or current.zero_d):
+        return  # a number is rebound, whatever it becomes
+    deciding = dtypes.raises_in_place(op, current, operand)
+    if deciding is not None and not C.is_public(deciding):
+        a.observe(C.blow_up(deciding))
 
 
 def _moved_by_increment(op: str, current: Value, increment: Value, result: Value) -> Value:
@@ -419,7 +432,7 @@ def _unpack(value: Value, count: int) -> list[Value] | None:
         return list(value.parts) if len(value.parts) == count else None
     if isinstance(value.type, T.TupleType) and len(value.type.elts) == count:
         # Without the parts, each component moves at most as far as the whole tuple.
-        return [Value(t, value.ctx) for t in value.type.elts]
+        return [Value(t, value.ctx, integral=value.integral) for t in value.type.elts]
     return None
 
 

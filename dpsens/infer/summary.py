@@ -9,7 +9,7 @@ from dpsens import ir
 from dpsens import types as T
 from dpsens.infer.annotations import Annotation
 from dpsens.frontend import tuples
-from dpsens.infer import components, peaks, pieces, ranges, rowwise
+from dpsens.infer import components, dtypes, peaks, pieces, ranges, rowwise
 from dpsens.infer.binding import conversion, substitute_type
 from dpsens.infer.calls import captures_of
 from dpsens.infer.pieces import Pieces
@@ -82,6 +82,11 @@ class Summary:
     # unknown code was given), and the parameters it hands to such code.
     runs_unknown: bool = False
     escaped: frozenset[str] = frozenset()
+    # R-int-dtype: the returned number (array, or an element of a tuple) may be held as an
+    # integer; the body may build or write arrays, where a Real parameter's being a float
+    # (as the contract says of callers outside) decides what it computes.
+    ret_integral: bool = False
+    builds_arrays: bool = False
 
 
 def resolve_params(program: Program, module: ir.Module, function: ir.Function
@@ -194,6 +199,9 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
         # The number returned (re-measuring keeps it); no later store can change it.
         summary.ret_interval = ranges.of(body_result)
     summary.ret_zero_d = body_result.zero_d
+    summary.ret_integral = body_result.integral is not None
+    summary.builds_arrays = dtypes.builds_arrays(
+        function, lambda func: analysis.qualify(func) in program.functions)
     if result.ctx == body_result.ctx:  # (not re-measured: what the body computed holds)
         names = [p.name for p in summaries if not p.static]
         summary.ret_pieces = _pieces(body_result, names, split)
@@ -392,7 +400,9 @@ def _initial_value(name: str, annotation: Annotation, captures: bool = False) ->
         if not isinstance(annotation.type, T.Scalar):
             return Value(annotation.type)  # a public array or other value
         exact = E.static_symbol(name) if annotation.bound is None else E.number(annotation.bound)
-        return Value(annotation.type, C.EMPTY, exact=exact)
+        # A Static[float] may be given an int (mypy takes one): held as one (R-int-dtype).
+        held = C.EMPTY if annotation.type == T.REAL else None
+        return Value(annotation.type, C.EMPTY, exact=exact, integral=held)
     return Value(annotation.type, C.single(name), rowwise=rowwise.of_parameter(name, annotation.type),
                  input_of=name)
 

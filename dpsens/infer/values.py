@@ -8,7 +8,7 @@ import sympy as sp
 
 from dpsens import fastinit
 from dpsens import types as T
-from dpsens.infer import floats
+from dpsens.infer import dtypes, floats
 from dpsens.infer.floats import Rounding
 from dpsens.infer import pieces as P, ranges, rowwise
 from dpsens.infer.pieces import Pieces
@@ -71,6 +71,10 @@ class Value:
     # argument): its parts may be read (pieces.py). Part of equality, so a branch's join of
     # the input and a copy equal to it in every other field (v or v[::-1]) is not the input.
     input_of: str | None = None
+    # R-int-dtype (dtypes.py): the inputs deciding whether this Real (an array of reals: its
+    # dtype; a tuple or list: one of its elements) may be held as an integer, blown up; None
+    # when it certainly is a float.
+    integral: C.Context | None = None
 
     @property
     def public(self) -> bool:
@@ -96,12 +100,15 @@ class Value:
         """The same value with another context (static knowledge kept only if public)."""
         if ctx == self.ctx:
             return self
+        # What was added (a branch's condition) may decide how it is held, too.
+        integral = None if self.integral is None else C.blow_up(C.add(self.integral, ctx))
         if C.is_public(ctx):
-            return replace(self, ctx=ctx, rows=None, rowwise=None, peak=None)
+            return replace(self, ctx=ctx, rows=None, rowwise=None, peak=None, integral=integral)
         # A tuple's parts would not carry what was added (a branch's condition):
         # without them, t[k] takes the whole tuple's context. The value is the same: its
         # range (bound, interval) holds still, and a 0-d array stays one.
-        return Value(self.type, ctx, bound=self.bound, interval=self.interval, zero_d=self.zero_d)
+        return Value(self.type, ctx, bound=self.bound, interval=self.interval, zero_d=self.zero_d,
+                     integral=integral)
 
 
 def number(value: int | float | bool) -> Value:
@@ -165,7 +172,7 @@ def tuple_value(parts: tuple[Value, ...]) -> Value:
     """A tuple: its distance is the sum of the components' distances."""
     parts = tuple(map(detached, parts))
     value = Value(T.TupleType(tuple(p.type for p in parts)), C.total(p.ctx for p in parts),
-                  parts=parts)
+                  parts=parts, integral=dtypes.elements(parts))
     return P.summed(value, ((E.ONE, p) for p in parts))  # R-parts
 
 
@@ -181,10 +188,11 @@ def concatenate(a: Value, b: Value) -> Value | None:
         return tuple_value(a.parts + b.parts)
     assert isinstance(a.type, (T.TupleType, T.ListType)) and isinstance(b.type, (T.TupleType, T.ListType))
     ctx = C.add(a.ctx, b.ctx)
+    integral = dtypes.elements([a, b])
     if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType):
-        return Value(T.TupleType(a.type.elts + b.type.elts), ctx)
+        return Value(T.TupleType(a.type.elts + b.type.elts), ctx, integral=integral)
     joined = _list_of([*_elements(a.type), *_elements(b.type)])
-    return Value(joined, ctx) if joined is not None else None
+    return Value(joined, ctx, integral=integral) if joined is not None else None
 
 
 def repeated(items: Value, count: Value) -> Value | None:
@@ -200,7 +208,7 @@ def repeated(items: Value, count: Value) -> Value | None:
     if elem is None:
         return None
     copies = n if n.is_nonnegative else sp.Max(E.ZERO, n)  # a negative n gives []
-    return Value(elem, C.scale(copies, items.ctx))
+    return Value(elem, C.scale(copies, items.ctx), integral=items.integral)
 
 
 def with_element(items: Value, element: Value) -> Value | None:
@@ -209,7 +217,9 @@ def with_element(items: Value, element: Value) -> Value | None:
     no metric)."""
     assert isinstance(items.type, (T.TupleType, T.ListType))
     joined = _list_of([*_elements(items.type), element.type])
-    return Value(joined, C.add(items.ctx, element.ctx)) if joined is not None else None
+    if joined is None:
+        return None
+    return Value(joined, C.add(items.ctx, element.ctx), integral=dtypes.elements([items, element]))
 
 
 def join_types(a: T.Type, b: T.Type) -> T.Type | None:
@@ -291,11 +301,11 @@ def join(a: Value, b: Value) -> Value:
         bound = E.smax(a.magnitude() or E.ZERO, b.magnitude() or E.ZERO)
     if exact is not None and (a.rounding is not None or b.rounding is not None) \
             and C.is_public(ctx) and joined_type is not UNKNOWN:
-        return floats.settle_selection(joined_type, [a, b], exact)  # either float
+        return dtypes.joined(a, b, floats.settle_selection(joined_type, [a, b], exact))  # either float
     interval = ranges.hull(ranges.of(a), ranges.of(b)) if exact is None else None
-    joined = Value(joined_type, ctx, exact, bound, parts,
-                   interval=interval if joined_type is not UNKNOWN else None,
-                   zero_d=a.zero_d or b.zero_d)
+    joined = dtypes.joined(a, b, Value(joined_type, ctx, exact, bound, parts,
+                                       interval=interval if joined_type is not UNKNOWN else None,
+                                       zero_d=a.zero_d or b.zero_d))
     # Two values of different metrics have no distance to bound: no part tightens that ∞.
     return P.joined(joined, a, b) if joined_type is not UNKNOWN else joined
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, masks, pieces, ranges, rowwise
+from dpsens.infer import dtypes, floats, masks, pieces, ranges, rowwise
 from dpsens.infer.values import Value, is_list, join, list_length, number, static, unknown
 from dpsens.rules.table import first_argument, require_static
 from dpsens.sym import context as C
@@ -61,6 +61,12 @@ def length(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 
 def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """abs, np.clip, ...: held as integers when all their arguments are (R-int-dtype)."""
+    result = _lipschitz(a, rule, bound, span)
+    return dtypes.marked(result, dtypes.upcast(v for v in bound.values() if v is not None))
+
+
+def _lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """abs, np.clip, ...: entrywise 1-Lipschitz maps are 1-sensitive in every metric."""
     names = [p.name for p in rule.params]
     x = bound[names[0]]
@@ -186,6 +192,18 @@ def _clamped_data(x: Value, low: Value | None, high: Value | None, width: E.Expr
 
 
 def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+    """max/min (entrywise for arrays), and how the result is held (R-int-dtype): Python's
+    returns one operand as it is (max(0, y) is the int 0 for y <= 0), numpy's promotes."""
+    result = _join(a, rule, bound, span)
+    left, right = bound["a"], bound.get("b")
+    if left is None or right is None or not isinstance(result.type, (T.Scalar, T.Vector, T.Matrix)):
+        return result  # (of one tuple or array: _join_items and extreme say)
+    if rule.qualname.startswith("numpy."):
+        return dtypes.marked(result, dtypes.upcast([left, right]))
+    return dtypes.marked(result, dtypes.chosen([left, right], C.add(left.ctx, right.ctx)))
+
+
+def _join(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """max/min (entrywise for arrays): per variable the larger sensitivity where one entry
     decides the distance (scalars, L_inf vectors); elsewhere the sum, since the winner may
     come from a in some entries and from b in others."""
@@ -249,7 +267,7 @@ def _join_items(a: Analysis, rule: Rule, items: Value, span: object) -> Value:
         return extreme(a, rule, {"a": items}, span)
     if isinstance(items.type, T.ListType) and isinstance(items.type.elem, T.Scalar):
         # |max_i a_i − max_i b_i| ≤ max_i |a_i − b_i| ≤ the list's distance (the same for min).
-        return Value(items.type.elem, items.ctx)
+        return dtypes.marked(Value(items.type.elem, items.ctx), items.integral)
     parts = items.parts if isinstance(items.type, T.TupleType) else None
     if not parts:
         name = rule.qualname.split(".")[-1]
@@ -423,9 +441,20 @@ def sum_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
     start = bound.get("start")
     total = _sum_or_mean(a, rule, bound, span, mean=False)
+    x = first_argument(bound)
+    if x.selection is None and isinstance(total.type, (T.Scalar, T.Vector)):
+        total = dtypes.marked(total, _summed_integral(rule, numbers_as_vector(x) or x))
     if start is None:
         return total
     return arith.binary("+", start, total, lambda code, message: a.report(span, code, message))  # type: ignore[arg-type]
+
+
+def _summed_integral(rule: Rule, x: Value) -> dtypes.Integral:
+    """R-int-dtype: a sum of integers is one; Python's sum of a list that may be empty is
+    the int 0 (numpy's is 0.0)."""
+    if rule.qualname == "builtins.sum" and isinstance(x.type, T.ListType):
+        return C.EMPTY if x.integral is None else x.integral
+    return dtypes.possible(x)
 
 
 def count_nonzero(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -510,8 +539,10 @@ def zeros_like(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         a.report(span, "DPS301", f"{name}() with this dtype is not analyzed (int, float, "  # type: ignore[arg-type]
                  "bool and numpy's int64, float64 and bool_ are)")
         return unknown(x.ctx)
+    # (of its dtype: integral where x may be held as an integer, R-int-dtype)
+    held = x.integral if same else None
     if isinstance(x.type, T.Scalar) and kind is not None:
-        return replace(static(T.Scalar(kind), entry), zero_d=True)  # numpy's 0-d array
+        return dtypes.marked(replace(static(T.Scalar(kind), entry), zero_d=True), held)  # 0-d
     if not isinstance(x.type, (T.Vector, T.Matrix)) or kind is None:
         # A list's length may depend on the data (a filtered list): not analyzed.
         a.report(span, "DPS301", f"{name}() of {x.type.show()} is not "  # type: ignore[arg-type]
@@ -520,7 +551,7 @@ def zeros_like(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     # An array of Data has the dtype its caller gave it (floats, integers or truth
     # values): its copy stays Data, so that a real stored into it is unbounded
     # (T.element_factor), as a truncation it may be.
-    return Value(replace(x.type, elem=kind, clip=None), C.EMPTY, bound=entry)
+    return dtypes.marked(Value(replace(x.type, elem=kind, clip=None), C.EMPTY, bound=entry), held)
 
 
 def square(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -541,7 +572,7 @@ def array(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     if isinstance(x.type, T.Scalar) and plain:
         return replace(x, zero_d=True)  # np.copy(a) of a number: a 0-d array holding it
     if isinstance(x.type, (T.Vector, T.Matrix)):
-        made: Value | None = Value(x.type, x.ctx, peak=x.peak)
+        made: Value | None = Value(x.type, x.ctx, peak=x.peak, integral=x.integral)
     else:
         made = numbers_as_vector(x) or _public_list_as_vector(x)
     if made is None:
@@ -564,7 +595,7 @@ def _public_list_as_vector(x: Value) -> Value | None:
     if not (x.public and isinstance(t, T.ListType) and isinstance(t.elem, T.Scalar)
             and t.elem.kind in ("Real", "Integer", "Bool")):
         return None
-    return Value(T.Vector("L1", t.elem.kind, LIST_LENGTH))
+    return dtypes.marked(Value(T.Vector("L1", t.elem.kind, LIST_LENGTH)), x.integral)
 
 
 def astype(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
@@ -609,9 +640,12 @@ def numbers_as_vector(x: Value) -> Value | None:
     magnitudes = [p.magnitude() for p in x.parts] if x.parts is not None else [None]
     known = [m for m in magnitudes if m is not None]
     bound = functools.reduce(E.smax, known) if known and len(known) == len(magnitudes) else None
+    # numpy makes an integer array when no entry is a float (R-int-dtype); without the
+    # parts, any entry may be an integer.
+    held = dtypes.upcast(x.parts) if x.parts is not None else C.add(x.integral or C.EMPTY, x.ctx)
     # The entries keep their own contexts: report_noisy_max pays the largest, not their sum.
-    return Value(T.Vector("L1", kind, E.number(len(x.type.elts))), x.ctx,  # type: ignore[union-attr]
-                 bound=bound, parts=x.parts)
+    return dtypes.marked(Value(T.Vector("L1", kind, E.number(len(x.type.elts))), x.ctx,  # type: ignore[union-attr]
+                               bound=bound, parts=x.parts), held)
 
 
 def unbox(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from dpsens import ir
 from dpsens import types as T
-from dpsens.infer import floats
+from dpsens.infer import dtypes, floats
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.values import UNKNOWN, Value, tuple_value, unknown
 from dpsens.sym import context as C
@@ -73,6 +73,12 @@ class RuleTable:
 
     def apply(self, a: Analysis, rule: Rule, args: Sequence[Value],
               keywords: dict[str, Value], span: ir.Span) -> Value:
+        """The value of a call to a stubbed function, and how it is held (R-int-dtype)."""
+        result = self._apply(a, rule, args, keywords, span)
+        return dtypes.by_rule(rule.qualname, rule.special, [*args, *keywords.values()], result)
+
+    def _apply(self, a: Analysis, rule: Rule, args: Sequence[Value],
+               keywords: dict[str, Value], span: ir.Span) -> Value:
         """The value of a call to a stubbed function."""
         from dpsens.rules import special
 
