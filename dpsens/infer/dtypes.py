@@ -54,7 +54,8 @@ def _union(found: Iterable[C.Context]) -> C.Context:
 def upcast(values: Iterable[Value]) -> Integral:
     """numpy's and Python's arithmetic on these operands: a float if any is one; else an
     integer when they all are, which their own deciding inputs decide."""
-    found = [possible(v) for v in values if T.scalar_kind_of(v.type) is not None]
+    found = [possible(v) for v in values if T.scalar_kind_of(v.type) is not None
+             or isinstance(v.type, (T.TupleType, T.ListType))]  # numpy makes arrays of them
     if not found or any(p is None for p in found):
         return None
     return _union(p for p in found if p is not None)
@@ -129,7 +130,8 @@ _OWN_RULES = frozenset({
     "int", "bool", "len", "rows", "cols", "range", "histogram", "count", "count_nonzero",
     "mean", "variance", "standard_deviation", "order_statistic", "vector_norm", "clip",
     "laplace_mechanism", "gaussian_mechanism", "gaussian_mechanism_zcdp", "local_laplace",
-    "report_noisy_max", "randomized_response", "kary_randomized_response"})
+    "report_noisy_max", "randomized_response", "kary_randomized_response",
+    "concatenate", "hstack", "vstack", "stack", "column_stack"})
 _FLOAT_FUNCTIONS = frozenset({"numpy.sqrt", "numpy.exp", "numpy.log"})
 # Rules that return what a function of the user made (or their init for no rows).
 _FOLDS = frozenset({"fold", "map_rows", "parallel_fold_rows"})
@@ -150,7 +152,8 @@ def by_rule(qualname: str, special: str | None, args: Iterable[Value], result: V
 
 # Calls that make an array of numbers, or of an array's dtype.
 _ARRAY_MAKERS = frozenset({"array", "asarray", "copy", "zeros_like", "ones_like", "where",
-                           "full", "full_like", "empty_like", "fromiter", "stack", "hstack"})
+                           "full", "full_like", "empty_like", "fromiter", "stack", "hstack",
+                           "vstack", "column_stack", "concatenate"})
 
 
 def builds_arrays(function: ir.Function, analyzed: Callable[[ir.Expr], bool]) -> bool:

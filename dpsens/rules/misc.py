@@ -62,6 +62,11 @@ def length(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """abs, np.clip, ...: held as integers when all their arguments are (R-int-dtype)."""
+    first = rule.params[0].name
+    made = numbers_as_vector(bound[first]) if rule.qualname.startswith("numpy.") and \
+        bound[first] is not None else None
+    if made is not None:  # numpy's result is the array it makes of a tuple or list
+        bound = {**bound, first: made}
     result = _lipschitz(a, rule, bound, span)
     return dtypes.marked(result, dtypes.upcast(v for v in bound.values() if v is not None))
 

@@ -9,12 +9,12 @@ norm and kind (as arith.result_type_of does).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import arith, peaks, ranges
+from dpsens.infer import arith, dtypes, peaks, ranges
 from dpsens.infer.values import UNKNOWN, Value, unknown
 from dpsens.rules.arrays import flat
 from dpsens.rules.misc import numbers_as_vector
@@ -29,6 +29,21 @@ if TYPE_CHECKING:
 Bound = dict[str, "Value | None"]
 
 
+def _held(join: Callable[[Analysis, Rule, Bound, object], Value]
+          ) -> Callable[[Analysis, Rule, Bound, object], Value]:
+    """The join held as numpy promotes its parts (R-int-dtype): an integer array when no
+    part is a float, which the parts' own deciding inputs decide."""
+    @functools.wraps(join)
+    def held(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
+        result = join(a, rule, bound, span)
+        parts = first_argument(bound).parts
+        if parts is None or result.type == UNKNOWN:
+            return result
+        return dtypes.marked(result, dtypes.upcast([numbers_as_vector(p) or p for p in parts]))
+    return held
+
+
+@_held
 def concatenate(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.concatenate(arrays, axis=0): vectors end to end, matrices by rows (axis 0) or by
     columns (axis 1); axis=None flattens every part first."""
@@ -49,6 +64,7 @@ def concatenate(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return (_by_rows if axis == 0 else _by_columns)(a, parts, span)
 
 
+@_held
 def hstack(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.hstack: vectors (and numbers) end to end, matrices side by side (axis 1)."""
     parts = _parts(a, bound, span, "hstack")
@@ -62,12 +78,14 @@ def hstack(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return _mixed(a, bound, span, "hstack")
 
 
+@_held
 def vstack(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.vstack: matrices by rows, each vector (or number) one row."""
     parts = _parts(a, bound, span, "vstack")
     return _refused(bound) if parts is None else _by_rows(a, [_as_row(p) for p in parts], span)
 
 
+@_held
 def column_stack(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.column_stack: each vector (or number) one column, matrices side by side."""
     parts = _parts(a, bound, span, "column_stack")
@@ -76,6 +94,7 @@ def column_stack(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     return _by_columns(a, [_as_column(p) for p in parts], span)
 
 
+@_held
 def stack(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """np.stack(arrays, axis=0) of vectors: each one row (axis 0) or one column (axis 1);
     of numbers: a vector. Matrices would make a 3-D array, which no metric describes."""
@@ -95,6 +114,7 @@ def stack(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 
 
 # --- the arguments -----------------------------------------------------------------------
+
 
 _BAD = "bad"  # an axis no rule reads (reported)
 

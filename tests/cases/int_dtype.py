@@ -95,6 +95,29 @@ def helper_given_int(y: Real) -> Real:  # expect: y=inf
     return _doubled(max(0, y))
 
 
+# numpy's joins promote over their parts: arrays of possible ints joined are possibly
+# int64 (merged from parallel work, R-concat and R-int-dtype met: they were z=1/2).
+def concatenated_int_arrays(y: Real, z: Real) -> Real:  # expect: y=inf; z=inf
+    a = max(0, y)
+    w = np.concatenate([np.array([a, a]), np.array([a])])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def hstacked_int_numbers(y: Real, z: Real) -> Real:  # expect: y=inf; z=inf
+    a = max(0, y)
+    w = np.hstack((a, a))
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def vstacked_int_rows(y: Real, z: Real) -> Real:  # expect: y=inf; z=inf
+    a = max(0, y)
+    w = np.vstack([np.array([a, a]), np.array([a, a])])
+    w[0, 0] = 0.5 * z
+    return float(np.sum(w))
+
+
 # --- Controls: numbers numpy certainly holds as floats keep their exact results. ---
 
 def max_float_operand(y: Real, z: Real) -> Real:  # expect: y=2; z=1/2
@@ -157,5 +180,28 @@ def loop_from_float(z: Real, n: Static[int]) -> Real:  # expect: z=1/2; n=static
     for _ in range(n):
         a = a + 1.5
     w = np.array([a, a])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+# numpy's 1-Lipschitz maps of a list make an array of it, as numpy promotes its entries
+# (the list was kept as a tuple, and the store into it not checked: z=1/2).
+def absolute_of_int_list(y: Real, z: Real) -> Real:  # expect: y=inf; z=inf
+    a = max(0, y)
+    w = np.abs([a, a])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def absolute_of_a_list_with_a_float(y: Real, z: Real) -> Real:  # expect: y=1; z=1/2
+    a = max(0, y)
+    w = np.abs([a, 1.0])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+# One float part makes the join a float array.
+def hstacked_with_a_float(y: Real, z: Real) -> Real:  # expect: y=1; z=1/2
+    a = max(0, y)
+    w = np.hstack((a, 1.0))
     w[0] = 0.5 * z
     return float(np.sum(w))
