@@ -42,5 +42,11 @@ def entrywise() -> Callable[[_F], _F]:
     return _identity
 
 
+def slope(bound: str, domain: str | None = None, low: str | None = None,
+          high: str | None = None) -> Callable[[_F], _F]:
+    """Declare sup |f'| over the argument's interval [lo, hi], and f's image of it."""
+    return _identity
+
+
 def _identity(function: _F) -> _F:
     return function

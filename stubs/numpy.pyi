@@ -3,7 +3,7 @@
 from typing import Any, TypeVar
 
 from dpsens import Integer, Real, Static
-from dpsens.stub import entrywise, rule, sensitivity, static_value
+from dpsens.stub import entrywise, rule, slope, static_value
 
 T = TypeVar("T")
 
@@ -119,23 +119,76 @@ def maximum(a: T, b: T) -> T:
 def minimum(a: T, b: T) -> T:
     """Entrywise minimum."""
 
+# R-slope: each is sup |f'|-sensitive over the interval its argument lies in (lo, hi
+# from np.clip, ...), ∞ where that is unknown or reaches a singularity; results lie in
+# the image of the interval.
 @entrywise()
 @static_value("sqrt(x)")
-@sensitivity(x="inf")
+@slope("1/(2*sqrt(lo))", domain="lo >= 0", low="sqrt(lo)", high="sqrt(hi)")
 def sqrt(x: Real) -> Real:
-    """Square root, entrywise on arrays: unbounded slope near 0."""
+    """Square root, entrywise on arrays: slope 1/(2·sqrt(lo)), unbounded near 0."""
 
 @entrywise()
 @static_value("exp(x)")
-@sensitivity(x="inf")
+@slope("exp(hi)", low="exp(lo)", high="exp(hi)")
 def exp(x: Real) -> Real:
-    """Exponential, entrywise on arrays: unbounded slope."""
+    """Exponential, entrywise on arrays: slope exp(hi), unbounded without an upper end."""
+
+@entrywise()
+@static_value("exp(x) - 1")
+@slope("exp(hi)", low="exp(lo) - 1", high="exp(hi) - 1")
+def expm1(x: Real) -> Real:
+    """exp(x) - 1, entrywise on arrays: slope exp(hi)."""
 
 @entrywise()
 @static_value("log(x)")
-@sensitivity(x="inf")
+@slope("1/lo", domain="lo > 0", low="log(lo)", high="log(hi)")
 def log(x: Real) -> Real:
-    """Natural logarithm, entrywise on arrays: unbounded slope near 0."""
+    """Natural logarithm, entrywise on arrays: slope 1/lo, unbounded near 0."""
+
+@entrywise()
+@static_value("log(x)/log(2)")
+@slope("1/(lo*log(2))", domain="lo > 0", low="log(lo)/log(2)", high="log(hi)/log(2)")
+def log2(x: Real) -> Real:
+    """Base-2 logarithm, entrywise on arrays: slope 1/(lo·ln 2)."""
+
+@entrywise()
+@static_value("log(x)/log(10)")
+@slope("1/(lo*log(10))", domain="lo > 0", low="log(lo)/log(10)", high="log(hi)/log(10)")
+def log10(x: Real) -> Real:
+    """Base-10 logarithm, entrywise on arrays: slope 1/(lo·ln 10)."""
+
+@entrywise()
+@static_value("log(1 + x)")
+@slope("1/(1 + lo)", domain="lo > -1", low="log(1 + lo)", high="log(1 + hi)")
+def log1p(x: Real) -> Real:
+    """log(1 + x), entrywise on arrays: slope 1/(1 + lo), unbounded near -1."""
+
+@entrywise()
+@static_value("tanh(x)")
+@slope("1 - tanh(max(0, lo, -hi))**2", low="tanh(lo)", high="tanh(hi)")
+def tanh(x: Real) -> Real:
+    """Hyperbolic tangent, entrywise on arrays: slope 1 - tanh(m)², m the interval's
+    distance from 0 (at most 1); results in (-1, 1)."""
+
+@entrywise()
+@static_value("atan(x)")
+@slope("1/(1 + max(0, lo, -hi)**2)", low="atan(lo)", high="atan(hi)")
+def arctan(x: Real) -> Real:
+    """Arc tangent, entrywise on arrays: slope 1/(1 + m²), m the interval's distance from 0
+    (at most 1); results in (-pi/2, pi/2)."""
+
+@entrywise()
+@static_value("sin(x)")
+@slope("1", low="-1", high="1")
+def sin(x: Real) -> Real:
+    """Sine, entrywise on arrays: 1-Lipschitz, results in [-1, 1]."""
+
+@entrywise()
+@static_value("cos(x)")
+@slope("1", low="-1", high="1")
+def cos(x: Real) -> Real:
+    """Cosine, entrywise on arrays: 1-Lipschitz, results in [-1, 1]."""
 
 @rule("array")
 def array(x: Any, dtype: Static[Any] = ..., copy: Static[Any] = ...) -> Any:

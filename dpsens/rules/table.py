@@ -12,6 +12,7 @@ from dpsens import types as T
 from dpsens.infer import dtypes, floats
 from dpsens.infer.binding import BindError, bind
 from dpsens.infer.values import UNKNOWN, Value, tuple_value, unknown
+from dpsens.rules import slopes
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -31,6 +32,17 @@ class RuleParam:
     annotation: ir.Expr | None
 
 
+@dataclass(frozen=True)
+class Slope:
+    """@slope: sup |f'| over the interval [lo, hi] of the argument, where ``domain`` (f is
+    defined on [lo, hi]) holds, and the ends of f's image of [lo, hi] (R-slope)."""
+
+    bound: str
+    domain: str | None = None
+    low: str | None = None
+    high: str | None = None
+
+
 @dataclass
 class Rule:
     """The typing rule of one stubbed function."""
@@ -44,6 +56,7 @@ class Rule:
     static_value: str | None = None
     typevars: frozenset[str] = frozenset()
     entrywise: bool = False  # a ufunc: an array for its one number is taken entry by entry
+    slope: Slope | None = None  # its number's sensitivity is its slope over its interval
 
 
 class RuleTable:
@@ -131,6 +144,9 @@ def _rule(function: ir.Function, module: ir.Module, stem: str, typevars: frozens
             rule.sensitivity = {k.name: _text(k.value) for k in decorator.keywords}
         elif kind == "entrywise":
             rule.entrywise = True
+        elif kind == "slope" and strings:
+            rule.slope = Slope(strings[0], **{k.name: _text(k.value) for k in decorator.keywords
+                                              if k.name in ("domain", "low", "high")})
     return rule
 
 
@@ -185,12 +201,15 @@ def _template(text: str, names: tuple[str, ...]) -> E.Expr:
     return E.parse(text, symbols)
 
 
-def instantiate(text: str, bound: dict[str, Value | None]) -> E.Expr | None:
-    """A stub expression at a call site; None when it needs an unknown static value."""
+def instantiate(text: str, bound: dict[str, Value | None],
+                ends: dict[str, E.Expr] | None = None) -> E.Expr | None:
+    """A stub expression at a call site (``ends``: the values of further names, R-slope's
+    lo and hi); None when it needs an unknown static value."""
     import sympy as sp
 
-    template = _template(text, tuple(sorted(bound)))
-    mapping: dict[E.Expr, E.Expr] = {}
+    ends = ends or {}
+    template = _template(text, tuple(sorted(bound)) + tuple(sorted(ends)))
+    mapping: dict[E.Expr, E.Expr] = {sp.Symbol(f"§{name}"): end for name, end in ends.items()}
     for name, value in bound.items():
         if value is not None and value.exact is not None:
             mapping[sp.Symbol(f"§{name}")] = value.exact
@@ -204,7 +223,9 @@ def instantiate(text: str, bound: dict[str, Value | None]) -> E.Expr | None:
 
 
 def signature_rule(a: Analysis, rule: Rule, bound: dict[str, Value | None], span: ir.Span) -> Value:
-    """Σ_p s_p·Γ_p with the stub's sensitivities (inf where none is declared)."""
+    """Σ_p s_p·Γ_p with the stub's sensitivities (inf where none is declared), or the
+    number's slope over its interval (R-slope)."""
+    stretch = slopes.stretch(a, rule, bound)
     ctx: C.Context = C.EMPTY
     for param in rule.params:
         value = bound[param.name]
@@ -213,8 +234,7 @@ def signature_rule(a: Analysis, rule: Rule, bound: dict[str, Value | None], span
         if param.static:
             ctx = C.add(ctx, require_static(a, value, param.name, rule, span))
             continue
-        sensitivity = instantiate(rule.sensitivity.get(param.name, "inf"), bound)
-        ctx = C.add(ctx, C.scale(E.INF if sensitivity is None else sensitivity, value.ctx))
+        ctx = C.add(ctx, C.scale(_sensitivity(rule, param, bound, stretch), value.ctx))
     result_type = return_type(a, rule, bound)
     exact = None
     if rule.static_value and all(v is None or v.public for v in bound.values()):
@@ -222,24 +242,41 @@ def signature_rule(a: Analysis, rule: Rule, bound: dict[str, Value | None], span
     if exact is not None and C.is_public(ctx):
         # The library's float of the argument's float (R-float-static).
         rounding = floats.library(rule.qualname.split(".")[-1], first_argument(bound), exact)
-        if rounding is None:
-            return Value(result_type, ctx)
-        return floats.settle(result_type, rounding)
-    return Value(result_type, ctx, None)
+        if rounding is not None:
+            return floats.settle(result_type, rounding)
+    return slopes.imaged(Value(result_type, ctx, None), stretch)
+
+
+def _sensitivity(rule: Rule, param: RuleParam, bound: dict[str, Value | None],
+                 stretch: slopes.Stretch | None) -> E.Expr:
+    """A non-static parameter's factor: its slope over its interval (R-slope) for a rule's
+    number, else the stub's @sensitivity (inf where none is declared)."""
+    if stretch is not None and stretch.param == param.name:
+        return stretch.factor
+    factor = instantiate(rule.sensitivity.get(param.name, "inf"), bound)
+    return E.INF if factor is None else factor
+
+
+def number_parameter(rule: Rule) -> RuleParam | None:
+    """The one non-static parameter of a rule, if it has exactly one."""
+    numbers = [p for p in rule.params if not p.static]
+    return numbers[0] if len(numbers) == 1 else None
 
 
 def _entrywise_argument(rule: Rule, bound: dict[str, Value | None]) -> RuleParam | None:
     """The one non-static parameter of an entrywise rule when it is given an array."""
-    numbers = [p for p in rule.params if not p.static]
-    value = bound[numbers[0].name] if len(numbers) == 1 else None
-    return numbers[0] if value is not None and isinstance(value.type, (T.Vector, T.Matrix)) else None
+    number = number_parameter(rule)
+    value = bound[number.name] if number is not None else None
+    return number if value is not None and isinstance(value.type, (T.Vector, T.Matrix)) else None
 
 
 def _entrywise(a: Analysis, rule: Rule, bound: dict[str, Value | None], param: RuleParam,
                span: ir.Span) -> Value:
     """A ufunc of an array: |f(x_i) − f(y_i)| ≤ s·|x_i − y_i| in every entry, so every norm
     of the change (and a matrix's sum of its rows') grows by at most s; Data entries are
-    unbounded reals (as for abs). The result has real entries, no known values."""
+    unbounded reals (as for abs). The result has real entries, no known values; with a
+    slope (R-slope), s is the slope over the entries' interval, and the result's entries lie
+    in its image."""
     array = bound[param.name]
     assert array is not None
     ctx = C.EMPTY
@@ -247,10 +284,12 @@ def _entrywise(a: Analysis, rule: Rule, bound: dict[str, Value | None], param: R
         value = bound[other.name]
         if other.static and value is not None:
             ctx = C.add(ctx, require_static(a, value, other.name, rule, span))
-    factor = instantiate(rule.sensitivity.get(param.name, "inf"), bound)
-    if factor is None or T.scalar_kind_of(array.type) == "Data":
+    stretch = slopes.stretch(a, rule, bound)
+    factor = _sensitivity(rule, param, bound, stretch)
+    if T.scalar_kind_of(array.type) == "Data":
         factor = E.INF
-    return Value(T.with_real_entries(array.type), C.add(ctx, C.scale(factor, array.ctx)))
+    result = Value(T.with_real_entries(array.type), C.add(ctx, C.scale(factor, array.ctx)))
+    return slopes.imaged(result, stretch)
 
 
 def first_argument(bound: dict[str, Value | None]) -> Value:

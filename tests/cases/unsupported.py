@@ -44,7 +44,7 @@ def comprehension(v: MetricVector[L1, Real], z: Real) -> Real:  # expect: v=0; z
 
 
 def unknown_numpy(x: Real) -> Real:  # expect: x=inf; returns=unknown
-    return np.tanh(x)  # E: DPS203
+    return np.cbrt(x)  # E: DPS203
 
 
 def parameter_mutation(v: MetricVector[L1, Real]) -> Real:  # expect: v=inf; returns=unknown
