@@ -132,16 +132,16 @@ _OWN_RULES = frozenset({
     "laplace_mechanism", "gaussian_mechanism", "gaussian_mechanism_zcdp", "local_laplace",
     "report_noisy_max", "randomized_response", "kary_randomized_response",
     "concatenate", "hstack", "vstack", "stack", "column_stack"})
-_FLOAT_FUNCTIONS = frozenset({"numpy.sqrt", "numpy.exp", "numpy.log"})
 # Rules that return what a function of the user made (or their init for no rows).
 _FOLDS = frozenset({"fold", "map_rows", "parallel_fold_rows"})
 
 
-def by_rule(qualname: str, special: str | None, args: Iterable[Value], result: Value) -> Value:
-    """How a stubbed function's result is held: as its rule says; else as numpy promotes
-    its arguments (an integer when none is a float). A fold's, or a map's, is what the
-    user's function made: any number may be an integer."""
-    if special in _OWN_RULES or qualname in _FLOAT_FUNCTIONS or result.integral is not None \
+def by_rule(special: str | None, floats: bool, args: Iterable[Value], result: Value) -> Value:
+    """How a stubbed function's result is held: as its rule says, a float where ``floats``
+    (exp, log, sqrt, ...: numpy's and math's give floats of integers too); else as numpy
+    promotes its arguments (an integer when none is a float). A fold's, or a map's, is
+    what the user's function made: any number may be an integer."""
+    if special in _OWN_RULES or floats or result.integral is not None \
             or not isinstance(result.type, (T.Scalar, T.Vector, T.Matrix, T.ListType)):
         return result
     args = list(args)

@@ -63,8 +63,8 @@ def length(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
 def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """abs, np.clip, ...: held as integers when all their arguments are (R-int-dtype)."""
     first = rule.params[0].name
-    made = numbers_as_vector(bound[first]) if rule.qualname.startswith("numpy.") and \
-        bound[first] is not None else None
+    x = bound[first]
+    made = numbers_as_vector(x) if rule.qualname.startswith("numpy.") and x is not None else None
     if made is not None:  # numpy's result is the array it makes of a tuple or list
         bound = {**bound, first: made}
     result = _lipschitz(a, rule, bound, span)

@@ -88,7 +88,8 @@ class RuleTable:
               keywords: dict[str, Value], span: ir.Span) -> Value:
         """The value of a call to a stubbed function, and how it is held (R-int-dtype)."""
         result = self._apply(a, rule, args, keywords, span)
-        return dtypes.by_rule(rule.qualname, rule.special, [*args, *keywords.values()], result)
+        return dtypes.by_rule(rule.special, rule.slope is not None, [*args, *keywords.values()],
+                              result)
 
     def _apply(self, a: Analysis, rule: Rule, args: Sequence[Value],
                keywords: dict[str, Value], span: ir.Span) -> Value:
