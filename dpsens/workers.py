@@ -144,13 +144,16 @@ class Runner:
 
     def map(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]], label: str,
             prepare: Callable[[], object] | None = None,
-            groups: Sequence[Sequence[int]] | None = None) -> list[Any]:
+            groups: Sequence[Sequence[int]] | None = None,
+            ahead: Callable[[list[tuple[Any, ...]]], object] | None = None) -> list[Any]:
         """Results of task(*call) for each call, in the order of calls.
 
         ``prepare`` is work every worker needs (imports, the rule table): it is done
         once, before the workers are forked, so that they inherit it. ``groups``
         (indices into calls, one group per worker) say which calls share work and
-        should run in the same worker.
+        should run in the same worker. ``ahead`` is given, in the worker, its whole
+        group of calls before the first chunk runs, and each chunk before it runs
+        (work shared by calls, such as parsing their modules, done together).
         """
         bar = _Bar(self.progress, label, len(calls))
         try:
@@ -162,7 +165,7 @@ class Runner:
                 return results
             if prepare is not None:
                 prepare()
-            return _Schedule(self.jobs, task, calls, groups, bar).run()
+            return _Schedule(self.jobs, task, calls, groups, bar, ahead).run()
         finally:
             bar.close()
 
@@ -181,10 +184,11 @@ class _Schedule:
     AHEAD = 2
 
     def __init__(self, jobs: int, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
-                 groups: Sequence[Sequence[int]] | None, bar: _Bar) -> None:
+                 groups: Sequence[Sequence[int]] | None, bar: _Bar,
+                 ahead: Callable[[list[tuple[Any, ...]]], object] | None = None) -> None:
         from collections import deque
 
-        self.jobs, self.task, self.calls, self.bar = jobs, task, calls, bar
+        self.jobs, self.task, self.calls, self.bar, self.ahead = jobs, task, calls, bar, ahead
         if groups is None:
             share = -(-len(calls) // jobs)
             groups = [range(i, min(i + share, len(calls))) for i in range(0, len(calls), share)]
@@ -199,8 +203,10 @@ class _Schedule:
         clean = False
         try:
             for _ in range(self.jobs):
-                workers.append(_Worker(self.task, self.calls))
+                workers.append(_Worker(self.task, self.calls, self.ahead))
             for number, worker in enumerate(workers):
+                if self.ahead is not None and number < len(self.left):
+                    worker.prepare(list(self.left[number]))
                 for _ in range(self.AHEAD):
                     self._feed(number, worker)
             by_connection = {worker.connection: (n, worker) for n, worker in enumerate(workers)}
@@ -241,24 +247,33 @@ class _Worker:
     indices go down its pipe (a few bytes, so that sending never waits for a worker
     busy sending its results), and results come back."""
 
-    def __init__(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]]) -> None:
+    def __init__(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+                 ahead: Callable[[list[tuple[Any, ...]]], object] | None) -> None:
         from collections import deque
 
         context = _context()
         self.connection, child = context.Pipe()
         # Where processes are spawned rather than forked, the calls are pickled once here.
-        self.process = context.Process(target=_serve, args=(child, task, calls), daemon=True)
+        self.process = context.Process(target=_serve, args=(child, task, calls, ahead),
+                                       daemon=True)
         self.process.start()
         child.close()  # so that a worker's death reads as the end of its pipe
         self.sent: deque[list[int]] = deque()
 
     def send(self, chunk: list[int]) -> None:
-        """Send a chunk's indices; raises if the worker died (its pipe is broken)."""
+        """Send a chunk's indices to run; raises if the worker died (its pipe is broken)."""
+        self._post(("run", chunk))
+        self.sent.append(chunk)
+
+    def prepare(self, indices: list[int]) -> None:
+        """Send the indices of calls the worker is likely to run, for ``ahead`` (no reply)."""
+        self._post(("ahead", indices))
+
+    def _post(self, message: tuple[str, list[int]]) -> None:
         try:
-            self.connection.send(chunk)
+            self.connection.send(message)
         except OSError:
             raise self._ended() from None
-        self.sent.append(chunk)
 
     def receive(self) -> tuple[list[int], list[Any]]:
         """(the oldest chunk sent, its results); raises if the worker failed or died."""
@@ -301,12 +316,19 @@ def _failed(report: str) -> RuntimeError:
     return RuntimeError(f"a worker process failed:\n{report}")
 
 
-def _serve(connection: Any, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]]) -> None:
-    """A worker: the results of each chunk of calls it is sent, until it is sent None."""
+def _serve(connection: Any, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+           ahead: Callable[[list[tuple[Any, ...]]], object] | None) -> None:
+    """A worker: the results of each chunk of calls it is sent to run, until it is sent None;
+    ``ahead`` of the calls it is told it will likely run (no reply), and of each chunk."""
     import traceback
 
-    while (chunk := connection.recv()) is not None:
+    while (message := connection.recv()) is not None:
+        kind, chunk = message
         try:
+            if ahead is not None:
+                ahead([calls[index] for index in chunk])
+            if kind == "ahead":
+                continue
             reply: tuple[str, Any] = ("done", [task(*calls[index]) for index in chunk])
         except BaseException:  # noqa: BLE001 - reported to the driver, which raises it
             connection.send(("failed", traceback.format_exc()))

@@ -114,6 +114,30 @@ def test_an_idle_worker_takes_the_tail_of_another_group() -> None:
     assert len(first) == len(last) == 1 and first != last
 
 
+_SEEN_AHEAD: set[int] = set()
+
+
+def _note_ahead(calls: list[tuple[int]]) -> None:
+    _SEEN_AHEAD.update(number for number, in calls)
+
+
+def _was_seen_ahead(number: int) -> tuple[int, bool]:
+    return number, number in _SEEN_AHEAD
+
+
+def test_a_worker_is_given_each_chunk_before_it_runs_it() -> None:
+    """``ahead`` (a worker parsing its modules together) sees every call in the worker
+    that runs it, before the call runs: its group's calls at the start, a taken chunk's
+    before that chunk."""
+    calls = [(i,) for i in range(12)]
+    results = Runner(jobs=2).map(_was_seen_ahead, calls, "test", ahead=_note_ahead)
+    assert results == [(i, True) for i in range(12)]
+    taken = Runner(jobs=2).map(_was_seen_ahead, calls, "test", groups=[list(range(12)), []],
+                               ahead=_note_ahead)
+    assert taken == [(i, True) for i in range(12)]  # the idle worker's taken tail too
+    assert not _SEEN_AHEAD  # in the workers, not here
+
+
 def test_a_failing_call_or_a_dead_worker_is_reported_not_waited_for() -> None:
     calls = [(i,) for i in range(8)]
     with pytest.raises(RuntimeError, match="ValueError: three is not allowed"):
