@@ -334,9 +334,11 @@ class CallSite:
                             self.summary.ret_pieces)
 
     def _component(self, t: T.Type, sensitivities: C.Context, read: Pieces | None) -> Value:
-        """A returned tuple's component, with the pieces of what it is computed from."""
+        """A returned tuple's component, with the pieces of what it is computed from (a 0-d
+        array when the returned tuple may hold one: D155)."""
         terms = self._terms(sensitivities)
-        return self._parted(Value(t, self._sum(terms)), terms, read)
+        zero_d = self.summary.ret_zero_d and isinstance(t, (T.Scalar, T.TupleType, T.ListType))
+        return self._parted(Value(t, self._sum(terms), zero_d=zero_d), terms, read)
 
     def _parted(self, value: Value, terms: list[tuple[str, E.Expr, Value]],
                 read: Pieces | None) -> Value:

@@ -620,9 +620,9 @@ def _live_values(frame: object) -> dict[str, Value]:
 
 def _default(child: Analysis, param: ir.Param, defined: Value | None) -> Value:
     """A parameter's default: a number as evaluated where the function was defined; an
-    object (an array) is the one bound then, with what was stored into it since, so the
-    value now under the default's names is joined in."""
-    if defined is not None and isinstance(defined.type, T.Scalar):
+    object (an array, a 0-d one too) is the one bound then, with what was stored into it
+    since, so the value now under the default's names is joined in."""
+    if defined is not None and isinstance(defined.type, T.Scalar) and not defined.zero_d:
         return defined
     now = child.expr(param.default)  # type: ignore[arg-type]
     return now if defined is None else join(defined, now)

@@ -9,7 +9,7 @@ import sympy as sp
 
 from dpsens import types as T
 from dpsens.infer import peaks
-from dpsens.infer.values import UNKNOWN, Value, join, unknown
+from dpsens.infer.values import UNKNOWN, Value, element_of, join, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -44,7 +44,7 @@ def subscript(base: Value, index: list[Part], report: Report, assume: Assume) ->
     if isinstance(base.type, T.ListType) and len(index) == 1:
         # An element, or a sublist, moves at most as far as the whole list.
         part = base.type.elem if isinstance(index[0], Value) else base.type
-        return Value(part, C.add(base.ctx, index_ctx), integral=base.integral)
+        return element_of(base, part, C.add(base.ctx, index_ctx))
     if any(isinstance(p, Value) and p.type == T.BOOL for p in index):
         # numpy takes a Boolean scalar (``v[True]``, ``v[flag]``) as a 0-d mask, not as 1 or 0.
         report("DPS202", "indexing an array with a Boolean is a mask, which is not analyzed")
@@ -81,7 +81,7 @@ def _tuple_item(base: Value, index: Value, index_ctx: C.Context, report: Report)
         # Not known here (a mechanism's output, picking among public candidates): any
         # item may be the one, so their join, and a sensitive index may pick another
         # item on a neighbour (R-tuple-choice).
-        items = base.parts or tuple(Value(t, base.ctx, integral=base.integral) for t in base.type.elts)
+        items = base.parts or tuple(element_of(base, t, base.ctx) for t in base.type.elts)
         chosen = functools.reduce(join, items)
         if chosen.type != UNKNOWN:
             return chosen.with_ctx(C.add(chosen.ctx, C.blow_up(index_ctx)))
@@ -95,7 +95,7 @@ def _tuple_item(base: Value, index: Value, index_ctx: C.Context, report: Report)
         return unknown(C.add(base.ctx, index_ctx))
     if base.parts is None:
         # Each component moves by at most the distance of the whole tuple.
-        return Value(base.type.elts[int(position)], base.ctx, integral=base.integral)
+        return element_of(base, base.type.elts[int(position)], base.ctx)
     return base.parts[int(position)]
 
 
@@ -113,7 +113,7 @@ def _tuple_slice(base: Value, part: Part) -> Value | None:
         bounds.append(None if exact is None else int(exact))
     if bounds[2] == 0:
         return None
-    items = base.parts or tuple(Value(t, base.ctx, integral=base.integral) for t in base.type.elts)
+    items = base.parts or tuple(element_of(base, t, base.ctx) for t in base.type.elts)
     return tuple_value(tuple(items[slice(*bounds)]))
 
 

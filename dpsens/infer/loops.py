@@ -19,8 +19,9 @@ from dpsens.frontend import choices
 from dpsens.infer import dtypes
 from dpsens.infer.iterators import as_index_loop
 from dpsens.infer.mutation import nested_statements, target_names
-from dpsens.infer.values import (DEPENDS, LOOP_PREFIX, Value, decided, is_list, join, join_types,
-                                 list_length, list_type, sampled, unknown)
+from dpsens.infer.values import (DEPENDS, LOOP_PREFIX, Value, decided, element_of, holds_zero_d,
+                                 is_list, join, join_types, list_length, list_type, sampled,
+                                 unknown)
 from dpsens.privacy.ledger import (Charge, Event, Ledger, Loop, increment, linear, retarget,
                                    substituted, variables)
 from dpsens.sym import context as C
@@ -278,7 +279,8 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
         abstract = element
         if share is not None:
             shares.append((*share, element.ctx))
-            abstract = Value(element.type, C.single(share[0]), integral=element.integral)
+            abstract = Value(element.type, C.single(share[0]), integral=element.integral,
+                             zero_d=element.zero_d)  # (a 0-d array changes in place: D155)
         # Each iteration's own part of a container (row, cell, batch), for engine to find
         # where the body reads it: with the index's and the container's values, since a
         # name rebound inside (by a comprehension or a closure's parameter) is another.
@@ -296,10 +298,10 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
             for attempt in range(2):
                 pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
                 start = {name: Value(types[name], C.single(pseudo[name]),
-                                     zero_d=a.env[name].zero_d) for name in carried}
+                                     zero_d=_carried_zero_d(a, name)) for name in carried}
                 if not with_elements and iterated in pseudo:
                     abstract = Value(element.type, C.single(pseudo[iterated]),
-                                     integral=element.integral)
+                                     integral=element.integral, zero_d=element.zero_d)
                 body = _run_body(a, s, abstract, {**steady, **start}, repetitions, held)
                 changed = {n: join_types(types[n], body.env[n].type) for n in carried}
                 grown = _held_after(a, [*carried, *steady], body, held)
@@ -385,7 +387,7 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
     for name in carried:
         if changed[name] == types[name]:
             a.env[name] = _held_final(a, name, Value(types[name], final[name],
-                                                     zero_d=a.env[name].zero_d),
+                                                     zero_d=_carried_zero_d(a, name, body)),
                                       body, held, before_last)
         else:  # the metric changes every iteration: nothing is known
             a.env[name] = unknown(C.add(final[name], initial[name]))
@@ -462,7 +464,7 @@ def _hold_iterated(a: Analysis, s: ir.For, container: T.Type | None, element: Va
     alias change the elements later iterations read, and rebinding the name does not."""
     if container is None:
         return None
-    return _hidden_alias(a, Value(container, element.ctx), s.iter)
+    return _hidden_alias(a, Value(container, element.ctx, zero_d=element.zero_d), s.iter)
 
 
 def _hidden_alias(a: Analysis, value: Value, iterated: ir.Expr) -> str:
@@ -693,6 +695,16 @@ def _run_body(a: Analysis, s: ir.For, element: Value, start: dict[str, Value],
     return body
 
 
+def _carried_zero_d(a: Analysis, name: str, body: Analysis | None = None) -> bool:
+    """Whether a carried value may be, or hold, a 0-d array at an iteration's start or after
+    the loop: as it was before, or as the body leaves it; a list or tuple may have been given
+    one by any iteration, of any in scope (D155)."""
+    value = a.env[name]
+    if value.zero_d or (body is not None and name in body.env and body.env[name].zero_d):
+        return True
+    return is_list(value) and holds_zero_d(a.env.values())
+
+
 def _held_at_start(a: Analysis, name: str, value: Value,
                    held: Mapping[str, dtypes.Integral]) -> Value:
     """A carried value at an iteration's start, held as an integer where it may be."""
@@ -750,8 +762,8 @@ def _steady_publics(a: Analysis, s: ir.For, element: Value, repetitions: E.Expr,
     """
     steady = set(candidates)
     while steady:
-        start = {name: Value(t, C.EMPTY, zero_d=a.env[name].zero_d) if name in steady else
-                 Value(t, C.single(a.fresh_variable("loop", t)), zero_d=a.env[name].zero_d)
+        start = {name: Value(t, C.EMPTY, zero_d=_carried_zero_d(a, name)) if name in steady else
+                 Value(t, C.single(a.fresh_variable("loop", t)), zero_d=_carried_zero_d(a, name))
                  for name, t in types.items()}
         body = _run_body(a, s, element, start, repetitions)
         _rollback(a, mark)
@@ -1129,7 +1141,7 @@ def _summed_over_index(a: Analysis, s: ir.For, count: Value, carried: list[str],
     j = sp.Dummy("j", integer=True, nonnegative=True)
     saved = _snapshot(a)
     pseudo = {name: a.fresh_variable("loop", types[name]) for name in carried}
-    begin = {name: Value(types[name], C.single(pseudo[name]), zero_d=a.env[name].zero_d)
+    begin = {name: Value(types[name], C.single(pseudo[name]), zero_d=_carried_zero_d(a, name))
              for name in carried}
     body = _run_body(a, s, Value(T.INTEGER, exact=start + step * j), begin, n)
     final = _sums(a, s, body, saved, carried, types, pseudo, j, n)
@@ -1139,7 +1151,7 @@ def _summed_over_index(a: Analysis, s: ir.For, count: Value, carried: list[str],
         return False
     for name in carried:
         a.env[name] = _held_final(a, name, Value(types[name], final[name],
-                                                 zero_d=a.env[name].zero_d), body, {}, {})
+                                                 zero_d=_carried_zero_d(a, name, body)), body, {}, {})
     a.assign(s.target, element)
     for name, before in kept.items():
         a.env[name] = join(a.env[name], before)
@@ -1424,12 +1436,11 @@ def _iteration(a: Analysis, s: ir.For) -> tuple[Value, Value, T.Type | None] | N
     if isinstance(container.type, T.ListType):
         # As many iterations as elements: a number the analysis does not know (D72).
         count = Value(T.INTEGER, list_length(container))
-        return count, Value(container.type.elem, container.ctx, integral=container.integral), \
-            container.type
+        return count, element_of(container, container.type.elem, container.ctx), container.type
     listed = list_type(container.type) if isinstance(container.type, T.TupleType) else None
     if listed is not None:  # a tuple or list display: its elements, in turn
         count = Value(T.INTEGER, exact=E.number(len(container.type.elts)))  # type: ignore[union-attr]
-        return count, Value(listed.elem, container.ctx, integral=container.integral), listed
+        return count, element_of(container, listed.elem, container.ctx), listed
     why = "only range(...), vectors, matrices and lists of numbers or arrays can be iterated"
     if isinstance(container.type, T.TupleType):
         why += f", not {container.type.show()} (write the calls out, one per element)"

@@ -225,7 +225,7 @@ class MutationRules:
                 kind = old.type
                 if isinstance(kind, T.TupleType):  # a list display: its length may change too
                     kind = list_type(kind) or UNKNOWN
-                self.env[name] = Value(kind, old.ctx)
+                self.env[name] = Value(kind, old.ctx, zero_d=old.zero_d)
 
     def invalidate_names(self: Analysis, names: set[str], span: Span, ctx: C.Context) -> None:
         """invalidate() each named array (closures among them are not arrays: skipped)."""
@@ -306,7 +306,7 @@ class MutationRules:
             kept = tuple(map(detached, old.parts)) if C.is_public(added) and old.parts \
                 and isinstance(old.type, T.TupleType) else None  # an array's entries changed
             self.env[name] = Value(_unclipped_by(old.type, value), C.add(old.ctx, added), parts=kept,
-                                   integral=old.integral)  # (its dtype stays)
+                                   integral=old.integral, zero_d=old.zero_d)  # (its dtype stays)
             if isinstance(old.type, T.Callable_):  # a factory's closure may return what it holds
                 self.env[name] = unknown(C.add(old.ctx, added))
 
@@ -381,23 +381,24 @@ class MutationRules:
         (``w = np.zeros(3); a = [w]; a[0] += x`` changes w)."""
         for member in self.alias_group(base)[1] - {base}:
             old = self.env[member]
-            if not isinstance(old.type, (T.Vector, T.Matrix)) and old.type not in (UNKNOWN, SELECTED):
+            if not may_change_in_place(old):
                 continue
             if self.owned_elsewhere(member):
                 self._parameter_mutated(span, member, {member}, new.ctx)
-            else:
-                self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, new.ctx))
+            else:  # (a 0-d array stays one: D155)
+                self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, new.ctx),
+                                         zero_d=old.zero_d)
 
     def rejoin_list_parts(self: Analysis, base: str, new: Value) -> None:
         """After ``a[i] op= e`` changed an array of the list a in place: any other slot may
-        hold the same array (``[w, w]``, ``[w] * 3``), so each array slot is either as it
-        was or the new array (their join)."""
+        hold the same array (``[w, w]``, ``[w] * 3``), so each array slot (a 0-d array's
+        too, D155) is either as it was or the new array (their join)."""
         for name in self.alias_group(base)[1] | {base}:
             value = self.env[name]
             if is_list(value) and value.parts is not None:
                 self.env[name] = tuple_value(tuple(
-                    join(part, new) if isinstance(part.type, (T.Vector, T.Matrix))
-                    or part.type == UNKNOWN else part for part in value.parts))
+                    join(part, new) if may_change_in_place(part) else part
+                    for part in value.parts))
 
     def mutate_in_place(self: Analysis, name: str, new: Value, span: ir.Span) -> bool:
         """``a op= b`` on an array changes it in place; False when it is not an array."""
@@ -433,7 +434,7 @@ class MutationRules:
             else:
                 old = self.env[member]
                 self.env[member] = Value(_unclipped_by(old.type, new), C.add(old.ctx, change),
-                                         integral=old.integral)
+                                         integral=old.integral, zero_d=old.zero_d)
         return True
 
     def owned_elsewhere(self: Analysis, root: str) -> bool:
@@ -499,6 +500,13 @@ class MutationRules:
         else:
             factor = E.INF
         return C.add(C.scale(factor, value.ctx), index_ctx)
+
+
+def may_change_in_place(value: Value) -> bool:
+    """Whether a value may be an object that ``op=`` on another name holding it changes:
+    an array, a selection, something unknown, or a 0-d array (not a number, D155)."""
+    return isinstance(value.type, (T.Vector, T.Matrix)) or value.type in (UNKNOWN, SELECTED) \
+        or (value.zero_d and isinstance(value.type, T.Scalar))
 
 
 def _inner_index(store: ir.Expr | None) -> list[ir.Expr | ir.Slice]:

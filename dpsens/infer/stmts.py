@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from dpsens import ir
@@ -10,8 +10,8 @@ from dpsens import types as T
 from dpsens.infer import dtypes, pieces
 from dpsens.infer.counted import choice_taint, counted_branch
 from dpsens.infer.masks import SELECTED
-from dpsens.infer.values import (UNKNOWN, Value, decided, detached, is_list, join, tuple_value,
-                                 unknown)
+from dpsens.infer.values import (UNKNOWN, Value, decided, detached, element_of, is_list, join,
+                                 tuple_value, unknown)
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -340,14 +340,15 @@ class StatementRules:
                 _raises_in_place(self, statement.op, current, operand)
                 operand = arith.binary(statement.op, current, operand,
                                        self._reporter(statement.span))
+                if current.zero_d and isinstance(current.type, T.Scalar):
+                    operand = replace(operand, zero_d=True)  # the same 0-d array, changed
                 container = self.env.get(target.base) if target.base is not None else None
                 # (a list's slot is replaced by what is stored: its old value must be in it)
                 stored = _moved_by_increment(statement.op, current, increment, operand) \
                     if container is not None and isinstance(container.type, (T.Vector, T.Matrix)) \
                     else operand
-                if (isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED) \
-                        and target.base is not None and target.base in self.env \
-                        and is_list(self.env[target.base]):
+                if _changes_in_place(current) and target.base is not None \
+                        and target.base in self.env and is_list(self.env[target.base]):
                     listed = target.base  # an array of this list changed in place
                     self.changed_element(listed, operand, statement.span)
             else:
@@ -391,12 +392,20 @@ class StatementRules:
         run_loop(self, statement)
 
 
+def _changes_in_place(current: Value) -> bool:
+    """Whether ``op=`` changes the object itself, which every name holding it sees: an
+    array, a selection by a mask, or a 0-d array (a number is rebound, D155)."""
+    return isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED \
+        or (current.zero_d and isinstance(current.type, T.Scalar))
+
+
 def _raises_in_place(a: Analysis, op: str, current: Value, operand: Value) -> None:
     """``x op= v`` on an array (or numpy's 0-d array) that may be held in an integer
     dtype raises when the result is a float: that it raises is seen, so what decides
     the dtype is (R-int-dtype, R-observed)."""
-    if not (isinstance(current.type, (T.Vector, T.Matrix)) or current.zero_d):
-        return  # a number is rebound, whatever it becomes
+    if not (isinstance(current.type, (T.Vector, T.Matrix))
+            or current.zero_d and isinstance(current.type, T.Scalar)):
+        return  # a number is rebound, whatever it becomes (a list or tuple is not numpy's)
     deciding = dtypes.raises_in_place(op, current, operand)
     if deciding is not None and not C.is_public(deciding):
         a.observe(C.blow_up(deciding))
@@ -432,7 +441,7 @@ def _unpack(value: Value, count: int) -> list[Value] | None:
         return list(value.parts) if len(value.parts) == count else None
     if isinstance(value.type, T.TupleType) and len(value.type.elts) == count:
         # Without the parts, each component moves at most as far as the whole tuple.
-        return [Value(t, value.ctx, integral=value.integral) for t in value.type.elts]
+        return [element_of(value, t, value.ctx) for t in value.type.elts]
     return None
 
 

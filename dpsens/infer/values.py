@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Iterable
 
 import sympy as sp
 
@@ -55,7 +56,8 @@ class Value:
     # only by the operations of ranges.py; like ``bound`` it holds of present contents.
     interval: tuple[E.Expr, E.Expr] | None = None
     # np.where of numbers returns a 0-d numpy array, not a number: ``a op= b`` changes it
-    # in place, under every name holding it (a number would only be rebound).
+    # in place, under every name holding it (a number would only be rebound). Of a tuple or
+    # list: an element may be one (``t[0] += y`` changes it under every name, D155).
     zero_d: bool = False
     # x[mask] (masks.py, R-select): what len() and sum() of it are; the value itself is
     # unbounded in every input (its length depends on them).
@@ -158,8 +160,8 @@ def detached(value: Value) -> Value:
     """A value kept apart from the names, where later stores into its array do not reach
     it (a tuple's part, a default argument): without what only holds of an array's
     present contents (its entries' bound, clip's changed rows, rowwise.py's row
-    alignment). Numbers cannot change: they keep everything."""
-    mutable = isinstance(value.type, (T.Vector, T.Matrix, T.ListType))
+    alignment). Numbers cannot change: they keep everything; a 0-d array can (D155)."""
+    mutable = isinstance(value.type, (T.Vector, T.Matrix, T.ListType)) or value.zero_d
     if value.rows is None and value.rowwise is None and not (
             mutable and (value.bound is not None or value.interval is not None)):
         return value
@@ -172,8 +174,21 @@ def tuple_value(parts: tuple[Value, ...]) -> Value:
     """A tuple: its distance is the sum of the components' distances."""
     parts = tuple(map(detached, parts))
     value = Value(T.TupleType(tuple(p.type for p in parts)), C.total(p.ctx for p in parts),
-                  parts=parts, integral=dtypes.elements(parts))
+                  parts=parts, integral=dtypes.elements(parts), zero_d=holds_zero_d(parts))
     return P.summed(value, ((E.ONE, p) for p in parts))  # R-parts
+
+
+def holds_zero_d(values: Iterable[Value]) -> bool:
+    """Whether any of the values is, or holds, a 0-d numpy array: an object that ``op=``
+    changes in place (a tuple or list says so of its elements by its own flag)."""
+    return any(v.zero_d for v in values)
+
+
+def element_of(items: Value, t: T.Type, ctx: C.Context) -> Value:
+    """An element (of type t) of a tuple or list whose parts are not known: a 0-d array
+    when the container may hold one, or a sublist of them (D155)."""
+    return Value(t, ctx, integral=items.integral,
+                 zero_d=items.zero_d and isinstance(t, (T.Scalar, T.TupleType, T.ListType)))
 
 
 def is_list(value: Value) -> bool:
@@ -188,11 +203,11 @@ def concatenate(a: Value, b: Value) -> Value | None:
         return tuple_value(a.parts + b.parts)
     assert isinstance(a.type, (T.TupleType, T.ListType)) and isinstance(b.type, (T.TupleType, T.ListType))
     ctx = C.add(a.ctx, b.ctx)
-    integral = dtypes.elements([a, b])
+    integral, zero_d = dtypes.elements([a, b]), holds_zero_d([a, b])
     if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType):
-        return Value(T.TupleType(a.type.elts + b.type.elts), ctx, integral=integral)
+        return Value(T.TupleType(a.type.elts + b.type.elts), ctx, integral=integral, zero_d=zero_d)
     joined = _list_of([*_elements(a.type), *_elements(b.type)])
-    return Value(joined, ctx, integral=integral) if joined is not None else None
+    return Value(joined, ctx, integral=integral, zero_d=zero_d) if joined is not None else None
 
 
 def repeated(items: Value, count: Value) -> Value | None:
@@ -208,7 +223,7 @@ def repeated(items: Value, count: Value) -> Value | None:
     if elem is None:
         return None
     copies = n if n.is_nonnegative else sp.Max(E.ZERO, n)  # a negative n gives []
-    return Value(elem, C.scale(copies, items.ctx), integral=items.integral)
+    return Value(elem, C.scale(copies, items.ctx), integral=items.integral, zero_d=items.zero_d)
 
 
 def with_element(items: Value, element: Value) -> Value | None:
@@ -219,7 +234,8 @@ def with_element(items: Value, element: Value) -> Value | None:
     joined = _list_of([*_elements(items.type), element.type])
     if joined is None:
         return None
-    return Value(joined, C.add(items.ctx, element.ctx), integral=dtypes.elements([items, element]))
+    return Value(joined, C.add(items.ctx, element.ctx), integral=dtypes.elements([items, element]),
+                 zero_d=holds_zero_d([items, element]))
 
 
 def join_types(a: T.Type, b: T.Type) -> T.Type | None:

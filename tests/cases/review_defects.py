@@ -1019,3 +1019,141 @@ def arrays_of_an_iterated_list_changed(x: Real) -> Real:  # expect: x=4
     for w in [a, b]:
         w[0] = x
     return float(np.sum(a) + np.sum(b))
+
+
+# D155 (review36 U4): a 0-d array (np.array, np.copy, np.zeros_like of a number) in a list
+# slot changed in place through the list (t[0] += y; through a slice, another name, a
+# loop's element, a list a helper returned or a loop grew) kept its old value under its
+# own name. was: 0 in y (ε 0; e for the np.exp); truth 1 (ε 1; e^101).
+def zd_list_slot(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    a = np.array(np.clip(x, 0.0, 1.0))
+    t = [a]
+    t[0] += y
+    return float(a)
+
+
+def zd_list_slot_released(x: Real, y: Real) -> Priv[Real]:  # expect: x=(2, 0); y=(1, 0); accounting=sequential
+    a = np.array(np.clip(x, 0.0, 1.0))
+    t = [a]
+    t[0] += y
+    return laplace_mechanism(1.0, 1.0, float(a))
+
+
+def zd_list_slot_exp(x: Real) -> Real:  # expect: x=inf
+    a = np.array(np.clip(x, 0.0, 1.0))
+    t = [a]
+    t[0] += 100.0
+    return float(np.exp(a))
+
+
+def zd_list_second_slot(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    a = np.array(x * 1.0)
+    t = [a, a]
+    t[1] -= y
+    return float(a)
+
+
+def zd_zeros_like_in_a_list(x: Real, y: Real) -> Real:  # expect: x=0; y=1
+    a = np.zeros_like(x)
+    t = [a]
+    t[0] += y
+    return float(a)
+
+
+def zd_hstacked_after_a_slot_change(x: Real, y: Real) -> MetricVector[L1, Real]:  # expect: x=4; y=2
+    a = np.array(np.clip(x, 0.0, 1.0))
+    t = [a]
+    t[0] += y
+    return np.hstack([a, a])
+
+
+def zd_slot_of_a_slice(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    a = np.copy(x)
+    t = [a]
+    s = t[:]
+    s[0] += y
+    return float(a)
+
+
+def zd_slot_under_another_name(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    a = np.array(x * 1.0)
+    t = [a]
+    u = t
+    u[0] += y
+    return float(a)
+
+
+def zd_element_name_then_own_name(x: Real, y: Real, z: Real) -> Real:  # expect: x=3; y=2; z=1
+    a = np.array(x * 1.0)
+    t = [a]
+    b = t[0]
+    b += y
+    a += z  # still the 0-d array b holds
+    return float(b)
+
+
+def zd_loop_element(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    a = np.array(x * 1.0)
+    t = [a]
+    for e in t:
+        e += y
+    return float(a)
+
+
+def zd_slot_of_a_grown_list(x: Real, y: Real, n: Static[int]) -> Real:  # expect: x=n + 1; y=1; n=static; assumes=n >= 0
+    a = np.array(x * 1.0)
+    t = []
+    for _ in range(n):
+        t.append(a)
+    t[0] += y
+    return float(a)
+
+
+def _zd_pair(x: Real) -> tuple[Real, Real]:  # expect: x=1
+    return (np.array(x * 1.0), 2.0)
+
+
+def zd_part_of_a_returned_tuple(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    t = _zd_pair(x)
+    b = t[0]
+    c = b
+    b += y
+    return float(c)
+
+
+def zd_repeated_list(x: Real, y: Real) -> Real:  # expect: x=2; y=1
+    a = np.array(x * 1.0)
+    t = [a] * 2
+    t[1] += y
+    return float(a)
+
+
+def zd_default_argument(x: Real, y: Real) -> Real:  # expect: x=1; y=1
+    a = np.array(x * 1.0)
+
+    def g(d: Real = a) -> Real:
+        return float(d)
+
+    a += y
+    return g()
+
+
+# Not changed: a Python float in a list slot is rebound, not changed in place.
+def float_in_a_list_slot(x: Real, y: Real) -> Real:  # expect: x=1; y=0
+    a = x * 1.0
+    t = [a]
+    t[0] += y
+    return a
+
+
+def float_slot_read_back(x: Real, y: Real) -> Real:  # expect: x=1; y=1
+    t = [x, 2.0]
+    t[0] += y
+    return t[0]
+
+
+def float_element_name(x: Real, y: Real) -> Real:  # expect: x=1; y=0
+    t = [x * 1.0]
+    b = t[0]
+    b += y
+    return t[0]
