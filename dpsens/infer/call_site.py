@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Mapping
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, pieces, ranges
+from dpsens.infer import dtypes, floats, pieces, ranges
 from dpsens.infer.binding import conversion, dimension_mapping, substitute_type
 from dpsens.infer.pieces import Pieces
 from dpsens.infer.values import UNKNOWN, Value, list_length, unknown
@@ -42,6 +42,9 @@ class CallSite:
         self.held: dict[E.Expr, E.Expr] = {}  # static symbol -> the float passed, if not exact
         self.unheld: set[E.Expr] = set()  # static symbols whose float is not known exactly
         self.extra: C.Context = C.EMPTY  # what the call costs beyond Σ s_p·Γ_p
+        # R-int-dtype: what decides whether a function passed here returns an integer the
+        # callee took for a float (None: each returns floats).
+        self.given_integers: C.Context | None = None
         self.factors: dict[str, E.Expr] = {}
         self._bind_statics()
         self._bind_functions()
@@ -126,10 +129,13 @@ class CallSite:
             per_call: C.Context = C.EMPTY  # the most one call's captures move
             # Whether one call's move may not bound every call's, or is no number's.
             unfit = changed_captures
+            held = self.summary.int_callables.get(param.name, ())  # R-int-dtype: as it passes
             for types in calls:
                 if param.callable_kind == "privacy":
-                    epsilon, delta, exposed = self.caller.function_privacy(
-                        function, list(types), self.span)
+                    epsilon, delta, exposed, integers = self.caller.function_privacy(
+                        function, list(types), self.span, held)
+                    if integers:
+                        self._returns_integers(C.EMPTY)
                     for symbol, cost in ((f"eps({param.name})", epsilon),
                                          (f"delta({param.name})", delta)):
                         key = E.static_symbol(symbol)
@@ -138,7 +144,8 @@ class CallSite:
                     continue
                 before = dict(self.caller.env)
                 sensitivities, result = self.caller.function_sensitivity(
-                    function, list(types), self.span, writes_reported=False)
+                    function, list(types), self.span, writes_reported=False, held=held)
+                self._returns_integers(dtypes.possible(result))
                 # A function that writes into what it captures moves differently at each
                 # call (a running total): one call's move does not bound the next's.
                 unfit |= bool(self.caller.changed_since(before))
@@ -172,6 +179,14 @@ class CallSite:
                 self.extra = C.add(self.extra, C.blow_up(captured))
             else:
                 self.extra = C.add(self.extra, C.scale(instance, per_call))
+
+    def _returns_integers(self, held: C.Context | None) -> None:
+        """A function passed may return an integer where the callee took a float: what its
+        arguments (anything the call is given) and ``held`` decide."""
+        if held is None:
+            return
+        given = C.total(v.ctx for v in self.values.values() if v is not None)
+        self.given_integers = C.blow_up(C.total([self.given_integers or C.EMPTY, given, held]))
 
     def _report_captures(self, name: str, captured: C.Context | str) -> None:
         """DPS307: what the function passed for ``name`` captures becomes unbounded."""

@@ -319,15 +319,16 @@ class CallRules:
             bound = bind(names, [p.has_default for p in summary.params], args, keywords)
         except BindError as error:
             return self.refuse(span, f"{summary.name}() {error}", (*args, *keywords.values()))
-        given = dtypes.given_integers(summary.params, bound)
+        given = dtypes.given_integers(summary.params, bound, summary.defaults)
         if given is not None and summary.builds_arrays:
-            # An int where the callee took a float may change the arrays it makes and
-            # writes (R-int-dtype): what it computes, and whether it raises, is not known.
-            inputs = C.blow_up(C.total(v.ctx for v in bound.values() if v is not None))
-            self.observe(inputs)
-            return unknown(inputs)
-        result = CallSite(self, summary, bound, span).result()
-        result = dtypes.returned(result, given, summary.ret_integral)
+            return _given_integers(self, bound)
+        site = CallSite(self, summary, bound, span)
+        if site.given_integers is not None and summary.builds_arrays:
+            return _given_integers(self, bound)  # a function passed returns an int (R-int-dtype)
+        if site.given_integers is not None:
+            given = site.given_integers if given is None else C.add(given, site.given_integers)
+        result = dtypes.returned(site.result(), given, summary.ret_integral,
+                                 summary.ret_part_integrals)
         if summary.runs_unknown:  # R-kept: it may return what unknown code was given before
             kept = self.kept()
             if kept:
@@ -417,6 +418,7 @@ class CallRules:
                                 span: ir.Span) -> Value:
         """A call of a Callable parameter: sens(f, i) per argument position, symbolically."""
         self.shared.callable_types.setdefault(name, []).append(tuple(a.type for a in args))
+        _note_integers(self.shared.int_callables, name, args)
         if kind == "privacy":
             return self.privacy_parameter_call(name, args, span)
         ctx: C.Context = C.EMPTY
@@ -430,7 +432,8 @@ class CallRules:
                              span: ir.Span, sources: Sequence[Value | None] = (),
                              repetitions: E.Expr | None = None,
                              given: dict[int, Value] | None = None,
-                             writes_reported: bool = True) -> tuple[list[E.Expr], Value]:
+                             writes_reported: bool = True,
+                             held: Sequence[bool] = ()) -> tuple[list[E.Expr], Value]:
         """Per-position sensitivities of a function value, and its result (other ctx = captures).
 
         A builtin that applies the function once per row passes ``sources`` (the
@@ -461,6 +464,7 @@ class CallRules:
             tuple_value(tuple(Value(e, C.single(c)) for e, c in zip(t.elts, components[n])))  # type: ignore[union-attr]
             if n in components else Value(t, C.single(n), input_of=n))
             for i, (t, n) in enumerate(zip(arg_types, names))]
+        args = _held_as_integers(args, held)
         outer, self.ledger = self.ledger, Ledger()
         before = dict(self.env)
         try:
@@ -479,7 +483,7 @@ class CallRules:
                 slopes = [ctx.pop(c, E.ZERO) for c in parts]
                 if any(not E.is_zero(r) for r in slopes):
                     ctx[n] = functools.reduce(E.smax, slopes)
-            result = Value(result.type, ctx)
+            result = Value(result.type, ctx, integral=result.integral)
         if spent:
             containers = list(sources)
             each: dict[str, dict[str, E.Expr]] = {}  # arguments paid once per application
@@ -502,7 +506,7 @@ class CallRules:
                 self.ledger.items.append(Loop(repetitions, tuple(others)))
         sensitivities = [result.ctx.get(n, E.ZERO) for n in names]
         captured = {k: v for k, v in result.ctx.items() if k not in names}
-        return sensitivities, result.with_ctx(captured)
+        return sensitivities, _without_arguments(result.with_ctx(captured), names)
 
     def _settle_writes(self: Analysis, function: Value, before: dict[str, Value],
                        variables: set[str], sources: Sequence[Value | None], span: ir.Span,
@@ -652,3 +656,38 @@ def captures_of(name: str) -> str:
     """The variable standing for what the function passed for a Callable parameter
     captures, one call's worth (R-captures); not an identifier, so no name clashes."""
     return f"{name}()"
+
+
+def _note_integers(found: dict[str, tuple[bool, ...]], name: str, args: Sequence[Value]) -> None:
+    """Record which arguments of a call of Callable parameter ``name`` may be integers held
+    as Reals: the function passed is analyzed with floats there unless told (R-int-dtype;
+    an Integer's type already says so)."""
+    held = tuple(T.scalar_kind_of(a.type) not in ("Integer", "Bool", "Data")
+                 and dtypes.possible(a) is not None for a in args)
+    before = found.get(name, ())
+    width = max(len(before), len(held))
+    found[name] = tuple((i < len(before) and before[i]) or (i < len(held) and held[i])
+                        for i in range(width))
+
+
+def _held_as_integers(args: list[Value], held: Sequence[bool]) -> list[Value]:
+    """Arguments a caller may pass as integers held as Reals, marked so (R-int-dtype)."""
+    return [dtypes.marked(a, C.EMPTY) if i < len(held) and held[i] else a
+            for i, a in enumerate(args)]
+
+
+def _without_arguments(result: Value, names: Sequence[str]) -> Value:
+    """A function value's result without the variables standing for its arguments in what
+    decides whether it is an integer (the caller adds what it passes)."""
+    if result.integral is None:
+        return result
+    return dtypes.marked(result, {k: v for k, v in result.integral.items() if k not in names})
+
+
+def _given_integers(a: Analysis, bound: dict[str, Value | None]) -> Value:
+    """A call giving an int where the callee took a float: it may change the arrays the
+    callee makes and writes (R-int-dtype), so what it computes, and whether it raises,
+    is not known."""
+    inputs = C.blow_up(C.total(v.ctx for v in bound.values() if v is not None))
+    a.observe(inputs)
+    return unknown(inputs)

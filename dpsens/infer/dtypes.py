@@ -15,7 +15,7 @@ matter: a store whose truncation they decide is a step in them).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Optional
 
 from dpsens import ir
 from dpsens import types as T
@@ -159,7 +159,8 @@ _ARRAY_MAKERS = frozenset({"array", "asarray", "copy", "zeros_like", "ones_like"
 def builds_arrays(function: ir.Function, analyzed: Callable[[ir.Expr], bool]) -> bool:
     """Whether a body may make or write arrays whose dtype a Real parameter's being a
     Python int would change: stores, op=, the array makers, and calls of ``analyzed``
-    functions (another function of the program may)."""
+    functions (another function of the program may, and so may one passed for a Callable
+    parameter: ``analyzed`` says which names those are)."""
     for node in ir.nodes(function.body):
         if isinstance(node, (ir.StoreTarget, ir.AugAssign)):
             return True
@@ -171,22 +172,67 @@ def builds_arrays(function: ir.Function, analyzed: Callable[[ir.Expr], bool]) ->
     return False
 
 
-def given_integers(params: Iterable[ParamSummary], bound: dict[str, Value | None]) -> Integral:
-    """What decides whether a call passes an integer for a Real parameter (None: it
-    passes floats there)."""
+def _declares_reals(t: T.Type) -> bool:
+    """A declared Real number or array, or a tuple or list with one among its parts."""
+    if isinstance(t, T.TupleType):
+        return any(map(_declares_reals, t.elts))
+    if isinstance(t, T.ListType):
+        return _declares_reals(t.elem)
+    return T.scalar_kind_of(t) == "Real"
+
+
+def given_integers(params: Iterable[ParamSummary], bound: dict[str, Value | None],
+                   defaults: Mapping[str, Value]) -> Integral:
+    """What decides whether a call passes an integer for a Real parameter, or leaves one
+    its integer default (None: it passes floats there). A parameter whose default may be
+    an integer was analyzed as one (``ParamSummary.integral``): an integer whose being one
+    nothing the caller has decides is no news to it."""
     found = []
     for param in params:
         value = bound.get(param.name)
-        if value is not None and not param.static and T.scalar_kind_of(param.type) == "Real":
+        value = defaults.get(param.name) if value is None else value
+        if value is not None and not param.static and _declares_reals(param.type):
             held = possible(value)
-            if held is not None:
+            if held is not None and not (param.integral and C.is_public(held)):
                 found.append(held)
     return _union(found) if found else None
 
 
-def returned(result: Value, given: Integral, own: bool) -> Value:
+def defaulted(default: Value | None) -> Integral:
+    """How a Real parameter is held in its own body: as its default may be (an int
+    default: an integer whenever a caller leaves it out, which no input decides)."""
+    if default is None or possible(default) is None:
+        return None
+    return C.EMPTY
+
+
+def held_parts(value: Value) -> tuple[bool, ...] | None:
+    """Per part of a returned tuple whose parts are known, whether it may be an integer."""
+    if value.parts is None:
+        return None
+    return tuple(possible(part) is not None for part in value.parts)
+
+
+def returned(result: Value, given: Integral, own: bool,
+             parts: tuple[bool, ...] | None = None) -> Value:
     """A call's result: an integer where the callee's may be one (decided by what it was
-    given), or where it was given integers for Real parameters (it may return them)."""
+    given), or where it was given integers for Real parameters (it may return them). A
+    declared ``-> Real`` does not make an int returned a float: ``own`` is the body's."""
     if given is None and not own:
         return result
-    return marked(result, _union([given or C.EMPTY, result.ctx]))
+    deciding = _union([given or C.EMPTY, result.ctx])
+    if result.parts is not None and parts is not None and len(parts) == len(result.parts):
+        # Each part as the body returned it; an integer given may end up in any of them.
+        result = replace(result, parts=tuple(
+            marked(part, deciding) if given is not None or mine else part
+            for part, mine in zip(result.parts, parts)))
+    elif result.parts is not None:
+        result = replace(result, parts=tuple(marked(part, deciding) for part in result.parts))
+    return marked(result, deciding)
+
+
+def given_functions(results: Iterable[Value]) -> Integral:
+    """What decides whether a function passed for a Callable parameter returns an integer
+    (the callee took its results for floats): None when each returns floats."""
+    found = [p for p in map(possible, results) if p is not None]
+    return _union(found) if found else None

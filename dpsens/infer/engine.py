@@ -59,6 +59,9 @@ class _Shared:
     deferred: list[tuple[str, Span, str, str]] = field(default_factory=list)
     # Argument types each Callable/PrivacyFunction parameter was called with.
     callable_types: dict[str, list[tuple[T.Type, ...]]] = field(default_factory=dict)
+    # Per Callable parameter and argument position, whether a call passed a number that
+    # may be held as an integer where the type says Real (R-int-dtype).
+    int_callables: dict[str, tuple[bool, ...]] = field(default_factory=dict)
     # Callable parameters passed on to an analyzed function (called there with other types).
     passed_on: set[str] = field(default_factory=set)
     views: set[str] = field(default_factory=set)  # names that may see only part of the root

@@ -16,7 +16,7 @@ import sympy as sp
 from dpsens import ir
 from dpsens import types as T
 from dpsens.frontend import tuples
-from dpsens.infer import components
+from dpsens.infer import components, dtypes
 from dpsens.infer.values import Value, sampled, unknown
 from dpsens.privacy import ledger as L
 from dpsens.sym import context as C
@@ -138,27 +138,32 @@ class PrivacyRules:
         return Value(T.REAL)
 
     def function_privacy(self: Analysis, function: Value, arg_types: Sequence[T.Type],
-                         span: ir.Span) -> tuple[E.Expr, E.Expr, C.Context]:
-        """The (ε, δ) a privacy function costs its first argument (basic composition), and
-        the context of what else it depends on: the variables it captures and spends
-        privacy on, or releases."""
+                         span: ir.Span, held: Sequence[bool] = ()
+                         ) -> tuple[E.Expr, E.Expr, C.Context, bool]:
+        """The (ε, δ) a privacy function costs its first argument (basic composition), the
+        context of what else it depends on (the variables it captures and spends privacy
+        on, or releases), and whether its result may be an integer held as a Real
+        (R-int-dtype). ``held``: per argument, whether the caller may pass an integer."""
         from dpsens.privacy.compose import basic
 
         names = [self.fresh_variable("arg", t) for t in arg_types]
         outer, self.ledger = self.ledger, L.Ledger()
         privacy, self.privacy = self.privacy, True
         try:
-            result = self.call_value(function, [Value(t, C.single(n)) for t, n in
-                                                zip(arg_types, names)], {}, span, "function")
+            arguments = [Value(t, C.single(n)) for t, n in zip(arg_types, names)]
+            arguments = [dtypes.marked(a, C.EMPTY) if i < len(held) and held[i] else a
+                         for i, a in enumerate(arguments)]  # (R-int-dtype: as passed)
+            result = self.call_value(function, arguments, {}, span, "function")
             spent = self.ledger.items
         finally:
             self.ledger, self.privacy = outer, privacy
         released = {v for v, r in result.ctx.items() if not E.is_zero(r)}
         exposed = {v: E.INF for v in sorted((L.variables(spent) | released) - set(names))}
+        integers = dtypes.possible(result) is not None
         if not E.is_zero(result.ctx.get(names[0], E.ZERO)):
-            return E.INF, E.INF, exposed  # it releases its argument without noise
+            return E.INF, E.INF, exposed, integers  # it releases its argument without noise
         epsilon, delta = basic(L.project(spent, names[0]))
-        return epsilon, delta, exposed
+        return epsilon, delta, exposed, integers
 
     def open_sample(self: Analysis, scope: SampleScope) -> None:
         """Start amplifying what is spent on a sample's pseudo variables."""

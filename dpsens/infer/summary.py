@@ -34,6 +34,9 @@ class ParamSummary:
     static: bool
     has_default: bool
     sensitivity: E.Expr = E.ZERO
+    # R-int-dtype: a Real parameter whose default may be an int was analyzed as possibly
+    # held as an integer (whenever a caller leaves it out), which nothing passed decides.
+    integral: bool = False
     callable_kind: str | None = None
     epsilon: E.Expr = E.ZERO
     delta: E.Expr = E.ZERO
@@ -86,7 +89,11 @@ class Summary:
     # integer; the body may build or write arrays, where a Real parameter's being a float
     # (as the contract says of callers outside) decides what it computes.
     ret_integral: bool = False
+    ret_part_integrals: tuple[bool, ...] | None = None  # per part of a returned tuple
     builds_arrays: bool = False
+    # Callable parameters called with a number that may be an integer where the function
+    # passed may take a float, per argument position (the call site passes it so).
+    int_callables: dict[str, tuple[bool, ...]] = field(default_factory=dict)
 
 
 def resolve_params(program: Program, module: ir.Module, function: ir.Function
@@ -151,14 +158,21 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     analysis.function_span = function.span
     analysis.static_params = {p.name for p, a in params if a.static}
     analysis.shared.rebound = set(function.rebound)
+    defaults = {p.name: Analysis(program, module, function.qualname, {}).expr(p.default)
+                for p in function.params if p.default is not None}
     for param, annotation in params:
         if param.name in split:
+            default = defaults.get(param.name)
             for i, t in enumerate(split[param.name]):
                 name = tuples.component(param.name, i)
-                analysis.env[name] = _initial_value(name, replace(annotation, type=t))
+                part = default.parts[i] if default is not None and default.parts is not None \
+                    and i < len(default.parts) else default  # (held as the whole may be)
+                analysis.env[name] = _initial_value(name, replace(annotation, type=t),
+                                                    default=part)
         else:
             analysis.env[param.name] = _initial_value(param.name, annotation,
-                                                      captures_of(param.name) in var_types)
+                                                      captures_of(param.name) in var_types,
+                                                      defaults.get(param.name))
     for name in function.unsupported_params:
         program.report(module, function.span, "DPS201", f"*{name} parameters are not analyzed")
         analysis.poisoned = True
@@ -170,11 +184,10 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
         program.report(module, function.span, "DPS206", f"'{function.name}' is rebound elsewhere "
                        "in the module: the module's function of that name may not be this body")
         analysis.poisoned = True
-    defaults = {p.name: Analysis(program, module, function.qualname, {}).expr(p.default)
-                for p in function.params if p.default is not None}
     summaries = [
         ParamSummary(p.name, a.text, a.type, a.static or a.messages or a.callable_kind is not None,
-                     p.default is not None, callable_kind=a.callable_kind)
+                     p.default is not None, callable_kind=a.callable_kind,
+                     integral=p.name in analysis.env and analysis.env[p.name].integral is not None)
         for p, a in params
     ]
     summary = Summary(function.qualname, function.name, function.line or function.span.line, kind, summaries,
@@ -199,9 +212,15 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
         # The number returned (re-measuring keeps it); no later store can change it.
         summary.ret_interval = ranges.of(body_result)
     summary.ret_zero_d = body_result.zero_d
-    summary.ret_integral = body_result.integral is not None
+    # As the body returned it: a declared Real keeps an int returned an int (an Integer's
+    # kind, converted, carries no mark of its own).
+    summary.ret_integral = dtypes.possible(body_result) is not None
+    summary.ret_part_integrals = dtypes.held_parts(body_result)
+    functions = {p.name for p, a in params if a.callable_kind is not None}
     summary.builds_arrays = dtypes.builds_arrays(
-        function, lambda func: analysis.qualify(func) in program.functions)
+        function, lambda func: analysis.qualify(func) in program.functions
+        or isinstance(func, ir.Name) and func.id in functions)
+    summary.int_callables = dict(analysis.shared.int_callables)
     if result.ctx == body_result.ctx:  # (not re-measured: what the body computed holds)
         names = [p.name for p in summaries if not p.static]
         summary.ret_pieces = _pieces(body_result, names, split)
@@ -389,7 +408,8 @@ def _bind(params: list[tuple[ir.Param, Annotation]], bindings: dict[str, float]
     return out
 
 
-def _initial_value(name: str, annotation: Annotation, captures: bool = False) -> Value:
+def _initial_value(name: str, annotation: Annotation, captures: bool = False,
+                   default: Value | None = None) -> Value:
     if annotation.callable_kind is not None:
         # Passed on, the function carries what it captures (R-captures).
         return Value(T.Callable_(("parameter", name, annotation.callable_kind)),
@@ -403,8 +423,9 @@ def _initial_value(name: str, annotation: Annotation, captures: bool = False) ->
         # A Static[float] may be given an int (mypy takes one): held as one (R-int-dtype).
         held = C.EMPTY if annotation.type == T.REAL else None
         return Value(annotation.type, C.EMPTY, exact=exact, integral=held)
-    return Value(annotation.type, C.single(name), rowwise=rowwise.of_parameter(name, annotation.type),
-                 input_of=name)
+    value = Value(annotation.type, C.single(name),
+                  rowwise=rowwise.of_parameter(name, annotation.type), input_of=name)
+    return dtypes.marked(value, dtypes.defaulted(default))  # (`a: Real = 0`: R-int-dtype)
 
 
 def _fit_return(program: Program, module: ir.Module, function: ir.Function, result: Value,

@@ -3,9 +3,11 @@ array, which truncates a real stored into it and raises on ``w += 0.5`` (review3
 Each unsound program is kept with what it used to report; the float-certain controls
 must stay exact."""
 
+from typing import Callable
+
 import numpy as np
 
-from dpsens import Priv, Real, Static, laplace_mechanism
+from dpsens import L1, MetricVector, Priv, Real, Static, laplace_mechanism
 
 
 # max(0, y) is the int 0 for y <= 0: w is int64 and 0.5 * z is truncated (was z=1/2).
@@ -205,3 +207,191 @@ def hstacked_with_a_float(y: Real, z: Real) -> Real:  # expect: y=1; z=1/2
     w = np.hstack((a, 1.0))
     w[0] = 0.5 * z
     return float(np.sum(w))
+
+
+# review36 U1: a Real parameter whose default is an int is one whenever a caller leaves it
+# out (was x=1/2 here, and z=1/2 in the callers below; the privacy one (1, 0)).
+ZERO = 0
+
+
+def _int_default(x: Real, a: Real = 0) -> Real:  # expect: x=inf; a=2
+    w = np.array([a, a])
+    w[0] = 0.5 * x
+    return float(np.sum(w))
+
+
+def default_left_out(z: Real) -> Real:  # expect: z=inf
+    return _int_default(z)
+
+
+def _global_default(x: Real, a: Real = ZERO) -> Real:  # expect: x=inf; a=2
+    w = np.array([a, a])
+    w[0] = 0.5 * x
+    return float(np.sum(w))
+
+
+def global_default_left_out(z: Real) -> Real:  # expect: z=inf
+    return _global_default(z)
+
+
+def _default_returned(a: Real = 0) -> Real:  # expect: a=1
+    return a * 1
+
+
+def default_number_returned(z: Real) -> Real:  # expect: z=inf
+    a = _default_returned()
+    w = np.array([a, a])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def _released_default(x: Real, a: Real = 0) -> Priv[Real]:  # expect: x=(inf, 0); a=(2, 0); accounting=sequential  # E: DPS409
+    w = np.array([a, a])
+    w[0] = np.clip(x, 0.0, 1.0)
+    return laplace_mechanism(1.0, 1.0, float(w[0]))
+
+
+def released_default_left_out(z: Real) -> Priv[Real]:  # expect: z=(inf, 0); accounting=sequential  # E: DPS409
+    return _released_default(z)
+
+
+# Control: a float default keeps the exact results.
+def _float_default(x: Real, a: Real = 0.0) -> Real:  # expect: x=1/2; a=2
+    w = np.array([a, a])
+    w[0] = 0.5 * x
+    return float(np.sum(w))
+
+
+def float_default_left_out(z: Real) -> Real:  # expect: z=1/2
+    return _float_default(z)
+
+
+# review36 U2: a declared -> Real does not make an int returned a float (were z=1/2; the
+# privacy one (1, 0)).
+def _returns_zero() -> Real:  # expect:
+    return 0
+
+
+def helper_returns_int(z: Real) -> Real:  # expect: z=inf
+    a = _returns_zero()
+    w = np.array([a, a])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def _returns_length(v: MetricVector[L1, Real]) -> Real:  # expect: v=0
+    return len(v)
+
+
+def helper_returns_length(v: MetricVector[L1, Real], z: Real) -> Real:  # expect: v=0; z=inf
+    a = _returns_length(v)
+    w = np.array([a, a])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def _returns_int_pair(y: Real) -> tuple[Real, Real]:  # expect: y=1
+    return (0, y)
+
+
+def helper_returns_int_part(y: Real, z: Real) -> Real:  # expect: y=inf; z=inf
+    a, b = _returns_int_pair(y)
+    w = np.array([a, a])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+# Only the part that may be an int is one: the float part keeps its exact result.
+def helper_returns_float_part(y: Real, z: Real) -> Real:  # expect: y=2; z=1/2
+    a, b = _returns_int_pair(y)
+    w = np.array([b, b])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def _returns_int_vector(v: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: v=0
+    return np.zeros(3, dtype=int)
+
+
+def helper_returns_int_vector(v: MetricVector[L1, Real], z: Real) -> Real:  # expect: v=0; z=inf
+    w = _returns_int_vector(v)
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def _returns_count(d: MetricVector[L1, Real]) -> Real:  # expect: d=inf
+    return int(np.sum(d > 0.0))
+
+
+def helper_returns_count(d: MetricVector[L1, Real], z: Real) -> Real:  # expect: d=inf; z=inf
+    a = _returns_count(d)
+    w = np.array([a, a])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def released_helper_int(z: Real) -> Priv[Real]:  # expect: z=(inf, 0); accounting=sequential  # E: DPS409
+    a = _returns_zero()
+    w = np.array([a, a])
+    w[0] = np.clip(z, 0.0, 1.0)
+    return laplace_mechanism(1.0, 1.0, float(w[0]))
+
+
+# Control: a helper returning float(len(v)) returns a float.
+def _returns_float_length(v: MetricVector[L1, Real]) -> Real:  # expect: v=0
+    return float(len(v))
+
+
+def helper_returns_float_length(v: MetricVector[L1, Real], z: Real) -> Real:  # expect: v=0; z=1/2
+    a = _returns_float_length(v)
+    w = np.array([a, a])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+# review36 U3: an int reaching an analyzed function through a Callable parameter (was y=2).
+def _applied(f: Callable[[Real], Real], a: Real) -> Real:  # expect: f=static; a=sens(f, 0)
+    return f(a)
+
+
+def applied_to_int(y: Real) -> Real:  # expect: y=inf
+    return _applied(_doubled, max(0, y))
+
+
+def _applied_to_zero_or(f: Callable[[Real], Real], a: Real) -> Real:  # expect: f=static; a=sens(f, 0)
+    return f(max(0, a))
+
+
+# The higher-order function itself passes the int.
+def applied_inside_to_int(y: Real) -> Real:  # expect: y=inf
+    return _applied_to_zero_or(_doubled, y)
+
+
+# A function passed returns an int that the higher-order function builds an array of.
+def _stored_into_result(f: Callable[[Real], Real], a: Real, z: Real) -> Real:  # expect: f=static; a=2*sens(f, 0); z=1/2
+    b = f(a)
+    w = np.array([b, b])
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def _truncated(t: Real) -> Real:  # expect: t=inf
+    return int(t)
+
+
+def passed_function_returns_int(y: Real, z: Real) -> Real:  # expect: y=inf; z=inf
+    return _stored_into_result(_truncated, y, z)
+
+
+# Controls: floats through the same paths keep the exact results.
+def applied_to_float(y: Real) -> Real:  # expect: y=2
+    return _applied(_doubled, max(0.0, y))
+
+
+def _truncated_float(t: Real) -> Real:  # expect: t=inf
+    return float(int(t))
+
+
+def passed_function_returns_float(y: Real, z: Real) -> Real:  # expect: y=inf; z=1/2
+    return _stored_into_result(_truncated_float, y, z)
+
