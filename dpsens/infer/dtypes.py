@@ -15,7 +15,7 @@ matter: a store whose truncation they decide is a step in them).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Optional, Sequence
 
 from dpsens import ir
 from dpsens import types as T
@@ -156,12 +156,12 @@ _ARRAY_MAKERS = frozenset({"array", "asarray", "copy", "zeros_like", "ones_like"
                            "vstack", "column_stack", "concatenate"})
 
 
-def builds_arrays(function: ir.Function, analyzed: Callable[[ir.Expr], bool]) -> bool:
-    """Whether a body may make or write arrays whose dtype a Real parameter's being a
-    Python int would change: stores, op=, the array makers, and calls of ``analyzed``
-    functions (another function of the program may, and so may one passed for a Callable
-    parameter: ``analyzed`` says which names those are)."""
-    for node in ir.nodes(function.body):
+def builds_arrays(body: Sequence[ir.Stmt], analyzed: Callable[[ir.Expr], bool]) -> bool:
+    """Whether a body may make or write arrays whose dtype a Real value's being a Python
+    int would change: stores, op=, the array makers, and calls of ``analyzed`` functions
+    (another function of the program may, and so may one passed for a Callable parameter:
+    ``analyzed`` says which names those are)."""
+    for node in ir.nodes(body):
         if isinstance(node, (ir.StoreTarget, ir.AugAssign)):
             return True
         if isinstance(node, ir.Call):

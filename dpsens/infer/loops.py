@@ -305,8 +305,9 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
                 body = _run_body(a, s, abstract, {**steady, **start}, repetitions, held)
                 changed = {n: join_types(types[n], body.env[n].type) for n in carried}
                 grown = _held_after(a, [*carried, *steady], body, held)
-                if all(changed[n] == types[n] for n in carried) and grown == held \
-                        or attempt == 1:
+                if all(changed[n] == types[n] for n in carried) and \
+                        (grown == held or not _dtypes_matter(a, s)) or attempt == 1:
+                    held = grown  # (what the loop leaves held as integers, R-int-dtype)
                     break
                 _rollback(a, mark)
                 types = {n: changed[n] or T.Opaque("unknown") for n in carried}
@@ -705,6 +706,15 @@ def _carried_zero_d(a: Analysis, name: str, body: Analysis | None = None) -> boo
     return is_list(value) and holds_zero_d(a.env.values())
 
 
+def _dtypes_matter(a: Analysis, s: ir.For) -> bool:
+    """Whether the body may make or write an array, or call an analyzed function, so that
+    a carried value's being held as an integer changes what an iteration does; where it
+    cannot, the body is not run again for that alone (R-int-dtype): in nested loops each
+    run of an outer body runs the inner loops again, 2ⁿ runs at a depth of n."""
+    return dtypes.builds_arrays(s.body, lambda func: a.qualify(func) in a.program.functions
+                                or isinstance(func, ir.Name) and func.id in a.env)
+
+
 def _held_at_start(a: Analysis, name: str, value: Value,
                    held: Mapping[str, dtypes.Integral]) -> Value:
     """A carried value at an iteration's start, held as an integer where it may be."""
@@ -716,9 +726,13 @@ def _held_at_start(a: Analysis, name: str, value: Value,
 def _held_after(a: Analysis, carried: Sequence[str], body: Analysis,
                 held: Mapping[str, dtypes.Integral]) -> dict[str, dtypes.Integral]:
     """What an iteration leaves held as integers, with what was before: if any is, every
-    carried value may be at the next iteration's start (one may be copied into another)."""
-    found = [h for h in (*(dtypes.possible(body.env[n]) for n in carried if n in body.env),
-                         *held.values()) if h is not None]
+    carried value may be at the next iteration's start (one may be copied into another).
+    Values that are integers before and after (a counter) are left out: their kind says
+    so, and counting them would run every loop's body twice, 2ⁿ times at a depth of n."""
+    reals = [n for n in carried if n in body.env and any(
+        dtypes.holds_reals(env[n].type) for env in (a.env, body.env) if n in env)]
+    found = [h for h in (*(dtypes.possible(body.env[n]) for n in reals), *held.values())
+             if h is not None]
     if not found:
         return {}
     every = C.blow_up(C.total(found))

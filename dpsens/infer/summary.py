@@ -218,7 +218,7 @@ def summarize(program: Program, module: ir.Module, function: ir.Function,
     summary.ret_part_integrals = dtypes.held_parts(body_result)
     functions = {p.name for p, a in params if a.callable_kind is not None}
     summary.builds_arrays = dtypes.builds_arrays(
-        function, lambda func: analysis.qualify(func) in program.functions
+        function.body, lambda func: analysis.qualify(func) in program.functions
         or isinstance(func, ir.Name) and func.id in functions)
     summary.int_callables = dict(analysis.shared.int_callables)
     if result.ctx == body_result.ctx:  # (not re-measured: what the body computed holds)
