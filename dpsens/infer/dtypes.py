@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from dpsens.infer.values import Value
 
 Integral = Optional[C.Context]
+_UNKNOWN = T.Opaque("unknown")
 
 
 def holds_reals(t: T.Type) -> bool:
@@ -40,8 +41,8 @@ def possible(value: Value) -> Integral:
     its elements); None when it certainly is not. Integers, truth values and Data (the
     caller's dtype) are integers for every input: the empty context."""
     kind = T.scalar_kind_of(value.type)
-    if kind in ("Integer", "Bool", "Data"):
-        return C.EMPTY
+    if kind in ("Integer", "Bool", "Data") or value.type == _UNKNOWN:
+        return C.EMPTY  # (what the analysis does not know may be an int: K.ZERO, D156)
     if kind == "Real" or isinstance(value.type, (T.TupleType, T.ListType)):
         return value.integral
     return None

@@ -97,6 +97,7 @@ class MutationRules:
             else:  # b, c = pair: each name may be any array the value holds
                 for element in target.elts:
                     self.record_target_aliases(element, value, True)
+                join_unpacked(self, target)
 
     def record_loop_aliases(self: Analysis, target: ir.Target, iterable: ir.Expr) -> None:
         """``for r in m``: each r is a row of m (a view); enumerate and zip pass rows on."""
@@ -740,3 +741,11 @@ def nested_statements(body: tuple[ir.Stmt, ...]) -> list[ir.Stmt]:
         elif isinstance(statement, ir.For):
             out += nested_statements(statement.body)
     return out
+
+
+def join_unpacked(a: Analysis, target: ir.TupleTarget) -> None:
+    """``b, c = pair``: b and c may be one array (or b one inside c: a pair made by
+    ``return a, a`` or ``return a, [a]``), so they are one alias group (D156)."""
+    names = [e.id for e in target.elts if isinstance(e, ir.NameTarget)]
+    for name in names[1:]:
+        a.join_groups(name, names[0], True)

@@ -10,6 +10,7 @@ from dpsens import types as T
 from dpsens.infer import dtypes, pieces
 from dpsens.infer.counted import choice_taint, counted_branch
 from dpsens.infer.masks import SELECTED
+from dpsens.infer.mutation import join_unpacked
 from dpsens.infer.values import (UNKNOWN, Value, decided, detached, element_of, is_list, join,
                                  tuple_value, unknown)
 from dpsens.privacy.ledger import Choice, Ledger
@@ -307,6 +308,8 @@ class StatementRules:
         for position, (element, part) in enumerate(zip(target.elts, self._unpacked(target, value))):
             self.bind(element, part, source.elts[position] if paired else source,  # type: ignore[union-attr]
                       partial or not paired, before)
+        if not paired:
+            join_unpacked(self, target)
 
     def _unpacked(self: Analysis, target: ir.TupleTarget, value: Value) -> list[Value]:
         parts = _unpack(value, len(target.elts))

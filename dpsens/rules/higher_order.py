@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dpsens import types as T
+from dpsens.infer import dtypes
 from dpsens.infer.values import Value, join_types, unknown
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -89,13 +90,16 @@ def fold(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
         return unknown(C.add(m.ctx, init.ctx))
     element_type, count = found
     accumulator = init.type
+    # The accumulator may be held as an int (R-int-dtype): init's, or what f returns.
+    held = dtypes.possible(init) is not None
     for _ in range(2):
         (s2, s1), result = a.function_sensitivity(
-            f, [accumulator, element_type], span, [None, m], count)
+            f, [accumulator, element_type], span, [None, m], count, held=[held])
         joined = join_types(accumulator, result.type)
-        if joined == accumulator:
+        grown = held or dtypes.possible(result) is not None
+        if joined == accumulator and grown == held:
             break
-        accumulator = joined or T.Opaque("unknown")
+        accumulator, held = joined or T.Opaque("unknown"), grown
     if join_types(accumulator, result.type) != accumulator:
         a.report(span, "DPS301", "fold(): f must return a value of the accumulator's type")  # type: ignore[arg-type]
         return unknown(C.total([m.ctx, init.ctx, result.ctx]))

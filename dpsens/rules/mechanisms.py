@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from dpsens import types as T
-from dpsens.infer import floats, peaks
+from dpsens.infer import dtypes, floats, peaks
 from dpsens.infer.values import LOOP_PREFIX, SAMPLE_PREFIX, Value, tuple_value, unknown
 from dpsens.privacy import ledger as L
 from dpsens.rules.misc import numbers_as_vector
@@ -623,8 +623,9 @@ def parallel_fold_rows(a: Analysis, rule: Rule, bound: Bound, span: Any) -> Valu
         return unknown(C.total([init.ctx, m1.ctx, m2.ctx]))
     row_types = [_row(m1.type), _row(m2.type)]
     names = [a.fresh_variable("acc", init.type)] + [a.fresh_variable("row", t) for t in row_types]
-    args = [Value(init.type, C.single(names[0]))] + [Value(t, C.single(n))
-                                                      for t, n in zip(row_types, names[1:])]
+    # (the accumulator held as an int where init may be, R-int-dtype)
+    args = [Value(init.type, C.single(names[0]), integral=dtypes.possible(init))] + \
+        [Value(t, C.single(n)) for t, n in zip(row_types, names[1:])]
     outer = a.ledger
     a.ledger = L.Ledger()
     try:

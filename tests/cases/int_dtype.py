@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 
-from dpsens import L1, MetricVector, Priv, Real, Static, laplace_mechanism
+from dpsens import L1, MetricVector, Priv, Real, Static, fold, laplace_mechanism
 
 
 # max(0, y) is the int 0 for y <= 0: w is int64 and 0.5 * z is truncated (was z=1/2).
@@ -395,3 +395,35 @@ def _truncated_float(t: Real) -> Real:  # expect: t=inf
 def passed_function_returns_float(y: Real, z: Real) -> Real:  # expect: y=inf; z=1/2
     return _stored_into_result(_truncated_float, y, z)
 
+
+
+# review37 F3: a default the analysis cannot resolve (a class attribute holding 0) was taken
+# as a float (z was 1/2): what is unknown may be an int (D156).
+class Constants:
+    ZERO = 0
+
+
+def _with_class_default(x: Real, a: Real = Constants.ZERO) -> Real:  # expect: x=inf; a=2  # E: DPS206
+    w = np.array([a, a])
+    w[0] = 0.5 * x
+    return float(np.sum(w))
+
+
+def class_default_left_out(z: Real) -> Real:  # expect: z=inf
+    return _with_class_default(z)  # E: DPS301
+
+
+# review37 F2: fold's accumulator starts as init, which may be an int (y, v were 2**len(v)
+# and 2**(len(v) - 1)/2; truth ∞: _fold_step truncates into np.array([0, 0])).
+def _fold_step(acc: Real, e: Real) -> Real:  # expect: acc=2; e=1/2
+    w = np.array([acc, acc])
+    w[0] = 0.5 * e
+    return float(np.sum(w))
+
+
+def folded_from_an_int_start(y: Real, v: MetricVector[L1, Real]) -> Real:  # expect: y=inf; v=inf
+    return fold(_fold_step, max(0, y), v)
+
+
+def folded_from_a_float_start(v: MetricVector[L1, Real]) -> Real:  # expect: v=2**(len(v) - 1)/2
+    return fold(_fold_step, 0.0, v)

@@ -1157,3 +1157,28 @@ def float_element_name(x: Real, y: Real) -> Real:  # expect: x=1; y=0
     b = t[0]
     b += y
     return t[0]
+
+
+# D156 (review37 F1): a helper's returned pair may hold one array twice (return a, a;
+# return a, [a]); unpacked, its names are one alias group, so an in-place change through
+# one reaches the other (y was 0, truth 1: here ∞, a store through a possible view).
+def _same_array_twice(x: Real) -> tuple[MetricVector[L1, Real], MetricVector[L1, Real]]:  # expect: x=2
+    a = np.array([np.clip(x, 0.0, 1.0), 0.0])
+    return a, a
+
+
+def returned_pair_of_one_array(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    a, b = _same_array_twice(x)
+    b += y
+    return float(a[0])
+
+
+def _zero_d_and_its_list(x: Real):  # expect: x=2
+    a = np.array(np.clip(x, 0.0, 1.0))
+    return a, [a]
+
+
+def returned_zero_d_inside_a_list(x: Real, y: Real) -> Real:  # expect: x=inf; y=inf
+    a, t = _zero_d_and_its_list(x)
+    t[0] += y
+    return float(a)
