@@ -157,7 +157,8 @@ def _axis(a: Analysis, bound: Bound, span: object, name: str, ndim: int, flatten
     if axis.type == T.Opaque("None") and flattens:
         return None
     position = axis.exact + ndim if axis.exact is not None and axis.exact.is_negative else axis.exact
-    if position is None or position not in range(ndim):
+    # numpy takes an integer axis only (axis=0.0 raises TypeError)
+    if position is None or T.scalar_kind_of(axis.type) != "Integer" or position not in range(ndim):
         a.report(span, "DPS301", f"axis of {name}() must be a known number in "  # type: ignore[arg-type]
                  f"[{-ndim}, {ndim - 1}]{' or None' if flattens else ''}")
         return _BAD

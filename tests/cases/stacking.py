@@ -171,6 +171,10 @@ def vector_axis_one(x: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # exp
     return np.concatenate([x, x], axis=1)  # E: DPS301
 
 
+def float_axis(x: MetricVector[L1, Real]) -> MetricVector[L1, Real]:  # expect: x=inf; returns=unknown
+    return np.concatenate([x, x], axis=0.0)  # E: DPS301
+
+
 def grown_list(x: MetricVector[L1, Real], k: Static[int]) -> MetricMatrix[L1, Real]:  # expect: x=inf; k=static; returns=unknown; assumes=k >= 0
     parts = []
     for _ in range(k):
