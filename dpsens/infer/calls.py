@@ -464,7 +464,7 @@ class CallRules:
             tuple_value(tuple(Value(e, C.single(c)) for e, c in zip(t.elts, components[n])))  # type: ignore[union-attr]
             if n in components else Value(t, C.single(n), input_of=n))
             for i, (t, n) in enumerate(zip(arg_types, names))]
-        args = _held_as_integers(args, held)
+        args = dtypes.held_as_integers(args, held)
         outer, self.ledger = self.ledger, Ledger()
         before = dict(self.env)
         try:
@@ -668,12 +668,6 @@ def _note_integers(found: dict[str, tuple[bool, ...]], name: str, args: Sequence
     width = max(len(before), len(held))
     found[name] = tuple((i < len(before) and before[i]) or (i < len(held) and held[i])
                         for i in range(width))
-
-
-def _held_as_integers(args: list[Value], held: Sequence[bool]) -> list[Value]:
-    """Arguments a caller may pass as integers held as Reals, marked so (R-int-dtype)."""
-    return [dtypes.marked(a, C.EMPTY) if i < len(held) and held[i] else a
-            for i, a in enumerate(args)]
 
 
 def _without_arguments(result: Value, names: Sequence[str]) -> Value:

@@ -232,8 +232,6 @@ def returned(result: Value, given: Integral, own: bool,
     return marked(result, deciding)
 
 
-def given_functions(results: Iterable[Value]) -> Integral:
-    """What decides whether a function passed for a Callable parameter returns an integer
-    (the callee took its results for floats): None when each returns floats."""
-    found = [p for p in map(possible, results) if p is not None]
-    return _union(found) if found else None
+def held_as_integers(args: Sequence[Value], held: Sequence[bool]) -> list[Value]:
+    """Arguments a caller may pass as integers held as Reals, marked so."""
+    return [marked(a, C.EMPTY) if i < len(held) and held[i] else a for i, a in enumerate(args)]

@@ -305,13 +305,13 @@ def _counted_loop(a: Analysis, s: ir.For, count: Value, element: Value, containe
                 body = _run_body(a, s, abstract, {**steady, **start}, repetitions, held)
                 changed = {n: join_types(types[n], body.env[n].type) for n in carried}
                 grown = _held_after(a, [*carried, *steady], body, held)
-                if all(changed[n] == types[n] for n in carried) and \
-                        (grown == held or not _dtypes_matter(a, s)) or attempt == 1:
-                    held = grown  # (what the loop leaves held as integers, R-int-dtype)
+                settled = all(changed[n] == types[n] for n in carried) and \
+                    (grown == held or not _dtypes_matter(a, s))
+                held = grown  # (what the loop leaves held as integers, R-int-dtype)
+                if settled or attempt == 1:
                     break
                 _rollback(a, mark)
                 types = {n: changed[n] or T.Opaque("unknown") for n in carried}
-                held = grown
         finally:
             for table, key in registered:
                 table.pop(key, None)  # type: ignore[attr-defined]
@@ -718,9 +718,16 @@ def _dtypes_matter(a: Analysis, s: ir.For) -> bool:
 def _held_at_start(a: Analysis, name: str, value: Value,
                    held: Mapping[str, dtypes.Integral]) -> Value:
     """A carried value at an iteration's start, held as an integer where it may be."""
-    found = [h for h in (dtypes.possible(a.env[name]) if name in a.env else None,
-                         held.get(name)) if h is not None]
+    found = _held_sources(name, held, a.env)
     return dtypes.marked(value, C.total(found)) if found else value
+
+
+def _held_sources(name: str, held: Mapping[str, dtypes.Integral],
+                  *envs: Mapping[str, Value]) -> list[C.Context]:
+    """What decides whether a carried value is held as an integer: as ``held`` says, and
+    as it is in each of the environments (before the loop, after an iteration)."""
+    found = [dtypes.possible(env[name]) for env in envs if name in env]
+    return [h for h in (*found, held.get(name)) if h is not None]
 
 
 def _held_after(a: Analysis, carried: Sequence[str], body: Analysis,
@@ -750,9 +757,7 @@ def _held_final(a: Analysis, name: str, value: Value, body: Analysis,
                 ) -> Value:
     """A carried value after the loop: held as an integer where it was at the start (no
     iteration may run) or after an iteration; the loop's variables stand for their values."""
-    found = [h for h in (dtypes.possible(a.env[name]) if name in a.env else None, held.get(name),
-                         dtypes.possible(body.env[name]) if name in body.env else None)
-             if h is not None]
+    found = _held_sources(name, held, a.env, body.env)
     if not found:
         return value
     return dtypes.marked(value, C.substitute(C.total(found), before_last))

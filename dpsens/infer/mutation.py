@@ -17,8 +17,8 @@ from dpsens.frontend import tuples
 from dpsens.aliasing import FRESH_RESULTS, RESHAPING, VIEW_RESULTS
 from dpsens.infer import arith, dtypes
 from dpsens.infer.masks import SELECTED
-from dpsens.infer.values import (UNKNOWN, Value, concatenate, detached, is_list, join, list_type, tuple_value,
-                                  unknown, with_element)
+from dpsens.infer.values import (UNKNOWN, Value, concatenate, detached, is_list, join, list_type,
+                                 numpy_array, tuple_value, unknown, with_element)
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
 
@@ -506,8 +506,7 @@ class MutationRules:
 def may_change_in_place(value: Value) -> bool:
     """Whether a value may be an object that ``op=`` on another name holding it changes:
     an array, a selection, something unknown, or a 0-d array (not a number, D155)."""
-    return isinstance(value.type, (T.Vector, T.Matrix)) or value.type in (UNKNOWN, SELECTED) \
-        or (value.zero_d and isinstance(value.type, T.Scalar))
+    return numpy_array(value) or value.type in (UNKNOWN, SELECTED)
 
 
 def _inner_index(store: ir.Expr | None) -> list[ir.Expr | ir.Slice]:

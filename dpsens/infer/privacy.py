@@ -150,9 +150,8 @@ class PrivacyRules:
         outer, self.ledger = self.ledger, L.Ledger()
         privacy, self.privacy = self.privacy, True
         try:
-            arguments = [Value(t, C.single(n)) for t, n in zip(arg_types, names)]
-            arguments = [dtypes.marked(a, C.EMPTY) if i < len(held) and held[i] else a
-                         for i, a in enumerate(arguments)]  # (R-int-dtype: as passed)
+            arguments = dtypes.held_as_integers(  # (R-int-dtype: as passed)
+                [Value(t, C.single(n)) for t, n in zip(arg_types, names)], held)
             result = self.call_value(function, arguments, {}, span, "function")
             spent = self.ledger.items
         finally:

@@ -12,7 +12,7 @@ from dpsens.infer.counted import choice_taint, counted_branch
 from dpsens.infer.masks import SELECTED
 from dpsens.infer.mutation import join_unpacked
 from dpsens.infer.values import (UNKNOWN, Value, decided, detached, element_of, is_list, join,
-                                 tuple_value, unknown)
+                                 numpy_array, tuple_value, unknown)
 from dpsens.privacy.ledger import Choice, Ledger
 from dpsens.sym import context as C
 from dpsens.sym import expr as E
@@ -398,16 +398,14 @@ class StatementRules:
 def _changes_in_place(current: Value) -> bool:
     """Whether ``op=`` changes the object itself, which every name holding it sees: an
     array, a selection by a mask, or a 0-d array (a number is rebound, D155)."""
-    return isinstance(current.type, (T.Vector, T.Matrix)) or current.type == SELECTED \
-        or (current.zero_d and isinstance(current.type, T.Scalar))
+    return numpy_array(current) or current.type == SELECTED
 
 
 def _raises_in_place(a: Analysis, op: str, current: Value, operand: Value) -> None:
     """``x op= v`` on an array (or numpy's 0-d array) that may be held in an integer
     dtype raises when the result is a float: that it raises is seen, so what decides
     the dtype is (R-int-dtype, R-observed)."""
-    if not (isinstance(current.type, (T.Vector, T.Matrix))
-            or current.zero_d and isinstance(current.type, T.Scalar)):
+    if not numpy_array(current):
         return  # a number is rebound, whatever it becomes (a list or tuple is not numpy's)
     deciding = dtypes.raises_in_place(op, current, operand)
     if deciding is not None and not C.is_public(deciding):

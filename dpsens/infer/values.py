@@ -191,6 +191,13 @@ def element_of(items: Value, t: T.Type, ctx: C.Context) -> Value:
                  zero_d=items.zero_d and isinstance(t, (T.Scalar, T.TupleType, T.ListType)))
 
 
+def numpy_array(value: Value) -> bool:
+    """A vector, a matrix or a 0-d array: an object ``op=`` changes in place, under every
+    name holding it (a number is rebound, D155)."""
+    return isinstance(value.type, (T.Vector, T.Matrix)) \
+        or (value.zero_d and isinstance(value.type, T.Scalar))
+
+
 def is_list(value: Value) -> bool:
     """A tuple or list value (list displays are analyzed as tuples)."""
     return isinstance(value.type, (T.TupleType, T.ListType))

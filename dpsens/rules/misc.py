@@ -64,9 +64,8 @@ def elementwise_lipschitz(a: Analysis, rule: Rule, bound: Bound, span: object) -
     """abs, np.clip, ...: held as integers when all their arguments are (R-int-dtype)."""
     first = rule.params[0].name
     x = bound[first]
-    made = numbers_as_vector(x) if rule.qualname.startswith("numpy.") and x is not None else None
-    if made is not None:  # numpy's result is the array it makes of a tuple or list
-        bound = {**bound, first: made}
+    if x is not None:
+        bound = {**bound, first: _as_numpy_operand(rule, x)}
     result = _lipschitz(a, rule, bound, span)
     return dtypes.marked(result, dtypes.upcast(v for v in bound.values() if v is not None))
 
@@ -196,6 +195,11 @@ def _clamped_data(x: Value, low: Value | None, high: Value | None, width: E.Expr
                          ((width, x),), others)
 
 
+def _as_numpy_operand(rule: Rule, x: Value) -> Value:
+    """x as numpy's functions take it: a tuple or list of numbers is made an array first."""
+    return (numbers_as_vector(x) or x) if rule.qualname.startswith("numpy.") else x
+
+
 def join_rule(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     """max/min (entrywise for arrays), and how the result is held (R-int-dtype): Python's
     returns one operand as it is (max(0, y) is the int 0 for y <= 0), numpy's promotes."""
@@ -218,8 +222,7 @@ def _join(a: Analysis, rule: Rule, bound: Bound, span: object) -> Value:
     assert left is not None
     if right is None:
         return _join_items(a, rule, left, span)
-    if rule.qualname.startswith("numpy."):  # numpy makes arrays of tuples and lists first
-        left, right = (numbers_as_vector(v) or v for v in (left, right))
+    left, right = (_as_numpy_operand(rule, v) for v in (left, right))
     if any(is_list(v) for v in (left, right)):
         return _chosen_whole(rule, left, right, span, a)
     left, right = arith.unify_sizes([left, right], a.assume)

@@ -232,25 +232,23 @@ def _end_to_end(parts: list[Value]) -> Value:
 
 def _by_rows(a: Analysis, blocks: list[Value], span: object) -> Value:
     """Matrices one above the other (R-stack-rows): the rows of all, summed."""
-    cols = _unified(a, blocks, "cols", span)
-    if cols is None:
-        return _refused_blocks(blocks)
-    rows = functools.reduce(E.add, (b.type.rows for b in blocks))  # type: ignore[union-attr]
-    return _blocks(blocks, rows, cols)
+    return _blocks(a, blocks, span, along="rows")
 
 
 def _by_columns(a: Analysis, blocks: list[Value], span: object) -> Value:
     """Matrices side by side (R-stack-columns): row i is the rows i of all, end to end."""
-    rows = _unified(a, blocks, "rows", span)
-    if rows is None:
+    return _blocks(a, blocks, span, along="cols")
+
+
+def _blocks(a: Analysis, blocks: list[Value], span: object, along: str) -> Value:
+    """The matrices joined ``along`` their rows or columns, the other size shared: every
+    block's distance re-measured in the common row metric, summed (a row of a block, or
+    its part of a joined row, is charged once)."""
+    shared = _unified(a, blocks, "cols" if along == "rows" else "rows", span)
+    if shared is None:
         return _refused_blocks(blocks)
-    cols = functools.reduce(E.add, (b.type.cols for b in blocks))  # type: ignore[union-attr]
-    return _blocks(blocks, rows, cols)
-
-
-def _blocks(blocks: list[Value], rows: E.Expr, cols: E.Expr) -> Value:
-    """The joined matrix: every block's distance re-measured in the common row metric,
-    summed (a row of a block, or its part of a joined row, is charged once)."""
+    total = functools.reduce(E.add, (getattr(b.type, along) for b in blocks))
+    rows, cols = (total, shared) if along == "rows" else (shared, total)
     norm, kind = _metric(blocks)
     result = Value(T.Matrix(norm, kind, rows, cols), C.total(_remeasured(blocks, norm, kind)),
                    bound=_bound(blocks))
