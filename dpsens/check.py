@@ -81,10 +81,22 @@ def mentions_dpsens(text: str) -> bool:
 def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
                 options: Options | None = None, settings: Settings | None = None) -> CheckResult:
     """Analyze every file under the paths (raises NoInputError for a directory without Python)."""
-    from dpsens.postprocess import finish
     from dpsens.workers import Runner, forget, progress_stream
 
     settings = settings or Settings(tuple(stub_dirs), options or Options())
+    runner = Runner(settings.jobs, progress_stream(settings.progress),
+                    functools.partial(_prepare, stub_directories(settings.stub_dirs)))
+    runner.start()  # with workers, their imports begin on the other core as files are read
+    try:
+        return _check(paths, settings, runner)
+    finally:
+        runner.close()
+        forget()
+
+
+def _check(paths: Sequence[str], settings: Settings, runner: Runner) -> CheckResult:
+    from dpsens.postprocess import finish
+
     collected = collect(paths, settings.walk)
     if collected.empty:
         where = ", ".join(f"'{p}'" for p in collected.empty)
@@ -100,11 +112,7 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
     result.files.extend(_broken_stubs(settings.stub_dirs))
     sources = [_checked(path) for path in collected.files]
     result.modules = {source.shown: source.name for source in sources}
-    runner = Runner(settings.jobs, progress_stream(settings.progress))
-    try:
-        graph, reports = _run(sources, settings, runner, result)
-    finally:
-        forget()
+    graph, reports = _run(sources, settings, runner, result)
     result.files.extend(reports)
     _report_shadowing(sources, result)
     finish(result, graph, settings)
@@ -208,7 +216,7 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
                 unknown.append(source)
             else:
                 found[source.shown] = facts
-        for source, facts in zip(unknown, _discover(unknown, settings.jobs, stubs, rounds > 1)):
+        for source, facts in zip(unknown, _discover(unknown, settings.jobs)):
             if cache is not None:
                 cache.store("facts", *_facts_key(source, cache), _facts_entry(facts))
             found[source.shown] = facts
@@ -232,8 +240,7 @@ def _run(sources: list[Source], settings: Settings, runner: Runner,
         bundles = _bundles([unit for _, unit in dirty], runner.jobs) if runner.jobs > 1 else None
         if runner.jobs <= 1:
             _parse_ahead(calls, stubs)
-        found = runner.map(_analyze_unit, calls, "analyzing", lambda: _prepare(stubs), bundles,
-                           _parse_chunk)
+        found = runner.map(_analyze_unit, calls, "analyzing", bundles, _parse_chunk)
         for (index, unit), record in zip(dirty, found):
             records[index] = record
             if cache is not None and not _incomplete(record):
@@ -281,30 +288,19 @@ def _row(source: Source) -> tuple[str, str, str, str]:
     return source.shown, source.name, source.digest, source.text or ""
 
 
-def _discover(sources: list[Source], jobs: int, stubs: tuple[Path, ...],
-              prepared: bool = False) -> list[Facts]:
+def _discover(sources: list[Source], jobs: int) -> list[Facts]:
     """The facts of modules the cache does not know.
 
     One process LibCST-parses them (the IR is kept for their analysis), unless
     they are few enough to be parsed ahead (dpsens.parse_ahead). Then, and with
     workers, only their imports are found here, with CPython's parser (15x faster
-    than LibCST); workers find them in a forked process while the driver loads
-    what they will inherit, and each worker LibCST-parses what its units need. Once
-    that is ``prepared`` (the graph's later rounds), a forked process would only cost
-    its start (8 ms on benchmark A), so they are scanned here.
+    than LibCST), and each worker LibCST-parses what its units need.
     """
     from dpsens.parse_ahead import worthwhile
 
     if jobs <= 1 and not worthwhile(len(source.text or "") for source in sources):
         return [_parse(source) for source in sources]
-    if not sources:
-        return []
-    texts = [(source.text or "", source.shown, source.name) for source in sources]
-    if jobs <= 1 or prepared:  # LibCST parses ahead once the units are known (_parse_ahead)
-        return _scan_all(texts)
-    from dpsens.workers import overlapped
-
-    return overlapped(_scan_all, texts, functools.partial(_prepare, stubs))
+    return _scan_all([(source.text or "", source.shown, source.name) for source in sources])
 
 
 def _parse_ahead(calls: list[tuple[Any, ...]], stubs: tuple[Path, ...]) -> None:

@@ -74,7 +74,7 @@ class ParseAhead:
 def worthwhile(sizes: Iterable[int]) -> bool:
     """Whether modules of these text sizes are worth parsing ahead: both heavy imports
     still to come, little to parse, two cores to run on, and a safe fork (Linux, as
-    workers._pool: fork is unsafe on macOS; and no other thread, whose locks the child
+    workers._context: fork is unsafe on macOS; and no other thread, whose locks the child
     would inherit held)."""
     threading = sys.modules.get("threading")
     return (sys.platform == "linux" and "libcst" not in sys.modules

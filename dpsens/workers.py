@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, Sized, TextIO
 from dpsens.options import Options
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
     from dpsens import ir
     from dpsens.diagnostics import Diagnostic
     from dpsens.rules.table import RuleTable
@@ -138,23 +136,44 @@ class Runner:
     """Maps a task over argument tuples, in order; worker processes only when jobs > 1 and
     worth it."""
 
-    def __init__(self, jobs: int = 1, progress: TextIO | None = None) -> None:
+    def __init__(self, jobs: int = 1, progress: TextIO | None = None,
+                 prepare: Callable[[], object] | None = None) -> None:
         self.jobs = jobs
         self.progress = progress  # a TTY to draw a progress bar on, or None
+        # Work every worker needs (imports, the rule table): done once, before the
+        # workers are forked, so that they inherit it.
+        self.prepare = prepare
+        self._host: _Host | None = None
+
+    def start(self) -> None:
+        """Begin ``prepare`` now, in a forked host that will fork the workers (see _Host),
+        when workers will run and can be forked; nothing otherwise."""
+        if self.jobs <= 1 or self._host is not None or sys.platform != "linux":
+            return
+        try:
+            self._host = _Host(self.jobs, self.progress is not None, self.prepare)
+        except OSError:  # no process to be had: prepared here when needed
+            pass
+
+    def close(self) -> None:
+        """End the host, whether it is preparing still (a run that found nothing to analyze
+        does not wait for it) or idle."""
+        if self._host is not None:
+            self._host.stop(clean=False)
+            self._host = None
 
     def map(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]], label: str,
-            prepare: Callable[[], object] | None = None,
             groups: Sequence[Sequence[int]] | None = None,
             ahead: Callable[[list[tuple[Any, ...]]], object] | None = None) -> list[Any]:
         """Results of task(*call) for each call, in the order of calls.
 
-        ``prepare`` is work every worker needs (imports, the rule table): it is done
-        once, before the workers are forked, so that they inherit it. ``groups``
-        (indices into calls, one group per worker) say which calls share work and
-        should run in the same worker. ``ahead`` is given, in the worker, its whole
-        group of calls before the first chunk runs, and each chunk before it runs
+        ``groups`` (indices into calls, one group per worker) say which calls share
+        work and should run in the same worker. ``ahead`` is given, in the worker, its
+        whole group of calls before the first chunk runs, and each chunk before it runs
         (work shared by calls, such as parsing their modules, done together).
         """
+        if self._host is not None:
+            return self._host.map(task, calls, label, groups, ahead)
         bar = _Bar(self.progress, label, len(calls))
         try:
             if self.jobs <= 1 or len(calls) <= 1:
@@ -163,8 +182,8 @@ class Runner:
                     results.append(task(*call))
                     bar.tick()
                 return results
-            if prepare is not None:
-                prepare()
+            if self.prepare is not None:
+                self.prepare()
             return _Schedule(self.jobs, task, calls, groups, bar, ahead).run()
         finally:
             bar.close()
@@ -242,64 +261,48 @@ class _Schedule:
         return max(1, len(queue) // 3)
 
 
-class _Worker:
-    """A forked process running chunks of calls, which it inherits: only the chunks'
-    indices go down its pipe (a few bytes, so that sending never waits for a worker
-    busy sending its results), and results come back."""
+class _Child:
+    """A forked process and the pipe to it: messages go down, replies come back."""
 
-    def __init__(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
-                 ahead: Callable[[list[tuple[Any, ...]]], object] | None) -> None:
-        from collections import deque
-
+    def __init__(self, target: Callable[..., None], *args: Any, daemon: bool = True) -> None:
         context = _context()
         self.connection, child = context.Pipe()
-        # Where processes are spawned rather than forked, the calls are pickled once here.
-        self.process = context.Process(target=_serve, args=(child, task, calls, ahead),
-                                       daemon=True)
+        # Where processes are spawned rather than forked, the arguments are pickled here.
+        self.process = context.Process(target=target, args=(child, *args), daemon=daemon)
         self.process.start()
-        child.close()  # so that a worker's death reads as the end of its pipe
-        self.sent: deque[list[int]] = deque()
+        child.close()  # so that a child's death reads as the end of its pipe
 
-    def send(self, chunk: list[int]) -> None:
-        """Send a chunk's indices to run; raises if the worker died (its pipe is broken)."""
-        self._post(("run", chunk))
-        self.sent.append(chunk)
-
-    def prepare(self, indices: list[int]) -> None:
-        """Send the indices of calls the worker is likely to run, for ``ahead`` (no reply)."""
-        self._post(("ahead", indices))
-
-    def _post(self, message: tuple[str, list[int]]) -> None:
+    def _post(self, message: Any) -> None:
         try:
             self.connection.send(message)
         except OSError:
             raise self._ended() from None
 
-    def receive(self) -> tuple[list[int], list[Any]]:
-        """(the oldest chunk sent, its results); raises if the worker failed or died."""
+    def _reply(self) -> Any:
+        """The next reply's value; raises if the child failed or died."""
         try:
             status, value = self.connection.recv()
-        except (EOFError, OSError):  # a socket pair: reset if it died with chunks unread
+        except (EOFError, OSError):  # a socket pair: reset if it died with replies unread
             raise self._ended() from None
         if status != "done":
-            raise _failed(value)
-        return self.sent.popleft(), value
+            raise _failed(status, value)
+        return value
 
     def _ended(self) -> RuntimeError:
-        """Why a worker ended before its work did: the failure it reported before leaving
+        """Why a child ended before its work did: the failure it reported before leaving
         (a send may find its pipe closed before the report is read), or its exit code."""
         try:
             while self.connection.poll():
                 status, value = self.connection.recv()
                 if status != "done":
-                    return _failed(value)
+                    return _failed(status, value)
         except (EOFError, OSError):
             pass
         self.process.join()
         return RuntimeError(f"a worker process ended early (exit code {self.process.exitcode})")
 
     def stop(self, clean: bool) -> None:
-        """Let an idle worker leave; end one that may still be running."""
+        """Let an idle child leave; end one that may still be running."""
         if clean:
             try:
                 self.connection.send(None)
@@ -311,9 +314,85 @@ class _Worker:
         self.connection.close()
 
 
-def _failed(report: str) -> RuntimeError:
-    """The error of a worker that reported a failure (its traceback)."""
-    return RuntimeError(f"a worker process failed:\n{report}")
+class _Worker(_Child):
+    """A forked process running chunks of calls, which it inherits: only the chunks'
+    indices go down its pipe (a few bytes, so that sending never waits for a worker
+    busy sending its results), and results come back."""
+
+    def __init__(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+                 ahead: Callable[[list[tuple[Any, ...]]], object] | None) -> None:
+        from collections import deque
+
+        super().__init__(_serve, task, calls, ahead)
+        self.sent: deque[list[int]] = deque()
+
+    def send(self, chunk: list[int]) -> None:
+        """Send a chunk's indices to run; raises if the worker died (its pipe is broken)."""
+        self._post(("run", chunk))
+        self.sent.append(chunk)
+
+    def prepare(self, indices: list[int]) -> None:
+        """Send the indices of calls the worker is likely to run, for ``ahead`` (no reply)."""
+        self._post(("ahead", indices))
+
+    def receive(self) -> tuple[list[int], list[Any]]:
+        """(the oldest chunk sent, its results); raises if the worker failed or died."""
+        results = self._reply()
+        return self.sent.popleft(), results
+
+
+class _Host(_Child):
+    """A process forked at the start of a run to do ``prepare`` (0.3 s of imports and
+    the rule table) while the driver reads, scans and orders the files; it then forks
+    the workers, which inherit what it prepared, and relays their results. Preparing
+    in the driver instead kept the second core idle for most of that time, between
+    the import scan and the fork (docs/performance.md, sixteenth session)."""
+
+    def __init__(self, jobs: int, progress: bool, prepare: Callable[[], object] | None) -> None:
+        # Not a daemon, which multiprocessing forbids to have children; Runner.close ends it.
+        super().__init__(_host, jobs, progress, prepare, daemon=False)
+
+    def map(self, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]], label: str,
+            groups: Sequence[Sequence[int]] | None,
+            ahead: Callable[[list[tuple[Any, ...]]], object] | None) -> list[Any]:
+        """Runner.map, run by the host and its workers."""
+        self._post((task, list(calls), label, groups, ahead))
+        results: list[Any] = self._reply()
+        return results
+
+
+def _failed(status: str, report: str) -> RuntimeError:
+    """The error of a child that reported a failure: a worker's traceback, or the host's
+    account of its workers' failure."""
+    return RuntimeError(report if status == "error" else f"a worker process failed:\n{report}")
+
+
+def _host(connection: Any, jobs: int, progress: bool,
+          prepare: Callable[[], object] | None) -> None:
+    """The host: ``prepare``, then each map it is sent, with workers forked from here,
+    until it is sent None."""
+    import signal
+    import traceback
+
+    # Ended while preparing or mapping: leave through the finally clauses that end the
+    # workers (a terminated host would leave them waiting on its pipe).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    try:
+        if prepare is not None:
+            prepare()
+        while (message := connection.recv()) is not None:
+            task, calls, label, groups, ahead = message
+            try:
+                results = Runner(jobs, progress_stream(progress)).map(task, calls, label,
+                                                                      groups, ahead)
+            except RuntimeError as error:  # a worker failed or died: already described
+                connection.send(("error", str(error)))
+                continue
+            connection.send(("done", results))
+    except EOFError:  # the driver went away
+        return
+    except Exception:  # noqa: BLE001 - reported to the driver, which raises it
+        connection.send(("failed", traceback.format_exc()))
 
 
 def _serve(connection: Any, task: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
@@ -322,7 +401,7 @@ def _serve(connection: Any, task: Callable[..., Any], calls: Sequence[tuple[Any,
     ``ahead`` of the calls it is told it will likely run (no reply), and of each chunk."""
     import traceback
 
-    while (message := connection.recv()) is not None:
+    while (message := _received(connection)) is not None:
         kind, chunk = message
         try:
             if ahead is not None:
@@ -336,30 +415,12 @@ def _serve(connection: Any, task: Callable[..., Any], calls: Sequence[tuple[Any,
         connection.send(reply)
 
 
-def overlapped(background: Callable[[list[Any]], list[Any]], items: list[Any],
-               foreground: Callable[[], object]) -> list[Any]:
-    """background(items), computed in a forked process while this one runs foreground().
-
-    The driver scans imports this way while it loads LibCST, sympy and the rule
-    table: the workers forked afterwards inherit them instead of each loading
-    them again (0.45 s of CPU apiece), and the scan no longer waits for them.
-    """
-    helper = _pool(1)
-    with helper:
-        try:
-            pending = helper.submit(background, items)  # forks here
-        except OSError:  # no process to be had: the same work, one after the other
-            foreground()
-            return background(items)
-        foreground()
-        return pending.result()
-
-
-def _pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of worker processes (multiprocessing is imported only when one is needed)."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+def _received(connection: Any) -> Any:
+    """The next message, or None once the pipe's other end is gone (its process ended)."""
+    try:
+        return connection.recv()
+    except EOFError:
+        return None
 
 
 def _context() -> Any:
@@ -399,5 +460,5 @@ def progress_stream(enabled: bool) -> TextIO | None:
     return sys.stderr if enabled and sys.stderr.isatty() else None
 
 
-__all__ = ["Row", "Runner", "analyze_task", "forget", "overlapped", "parse_stub", "parse_task",
+__all__ = ["Row", "Runner", "analyze_task", "forget", "parse_stub", "parse_task",
            "parsed", "parsed_stub", "progress_stream", "remember", "rules"]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -144,3 +148,104 @@ def test_a_failing_call_or_a_dead_worker_is_reported_not_waited_for() -> None:
         Runner(jobs=2).map(_fails, calls, "test")
     with pytest.raises(RuntimeError, match="exit code 7"):
         Runner(jobs=2).map(_dies, calls, "test")
+
+
+_PREPARED: list[int] = []
+
+
+def _prepare_here() -> None:
+    import os
+
+    _PREPARED.append(os.getpid())
+
+
+def _lineage(number: int) -> tuple[int, int, int, list[int]]:
+    import os
+
+    return number, os.getpid(), os.getppid(), list(_PREPARED)
+
+
+def test_a_host_prepares_for_the_workers_it_forks() -> None:
+    """Runner.start: ``prepare`` runs once, in a host process and not in the driver; the
+    workers are forked from the host and inherit what it prepared; the results come back
+    in the order of calls."""
+    runner = Runner(jobs=2, prepare=_prepare_here)
+    runner.start()
+    try:
+        results = runner.map(_lineage, [(i,) for i in range(10)], "test")
+        single = runner.map(_lineage, [(0,)], "test")  # one call: the host runs it itself
+    finally:
+        runner.close()
+    assert not _PREPARED
+    assert [number for number, *_ in results] == list(range(10))
+    hosts = {parent for _, _, parent, _ in results}
+    assert len(hosts) == 1 and os.getpid() not in hosts
+    assert {tuple(prepared) for *_, prepared in results} == {tuple(hosts)}
+    assert len({pid for _, pid, _, _ in results}) == 2
+    assert single[0][1] in hosts and single[0][3] == list(hosts)
+
+
+def test_failures_under_a_host_are_reported_as_without_one() -> None:
+    runner = Runner(jobs=2)
+    runner.start()
+    try:
+        with pytest.raises(RuntimeError, match="ValueError: three is not allowed") as failed:
+            runner.map(_fails, [(i,) for i in range(8)], "test")
+        assert str(failed.value).count("a worker process failed") == 1
+        with pytest.raises(RuntimeError, match="exit code 7"):
+            runner.map(_dies, [(i,) for i in range(8)], "test")
+        assert runner.map(_where, [(1,), (2,)], "test")[1][0] == 2  # the host serves on
+    finally:
+        runner.close()
+
+
+def _prepare_slowly(started: Path) -> None:
+    started.touch()
+    time.sleep(60)
+
+
+def test_a_run_with_nothing_to_analyze_does_not_wait_for_its_host(tmp_path: Path) -> None:
+    """close() ends a host that is still preparing (a warm cache found nothing to analyze)
+    instead of waiting for it to finish."""
+    started = tmp_path / "started"
+    runner = Runner(jobs=2, prepare=functools.partial(_prepare_slowly, started))
+    runner.start()
+    host = runner._host
+    assert host is not None
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    runner.close()
+    assert host.process.exitcode == 1  # left through its SIGTERM handler, mid-preparation
+
+
+def _sleep_in_worker(folder: str) -> None:
+    Path(folder, str(os.getpid())).touch()
+    time.sleep(60)
+
+
+def test_ending_a_busy_host_ends_its_workers(tmp_path: Path) -> None:
+    """An interrupted run (close() while the host's workers run) leaves no worker behind."""
+    runner = Runner(jobs=2)
+    runner.start()
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            runner.map(_sleep_in_worker, [(str(tmp_path),)] * 4, "test")
+        except BaseException as error:  # noqa: BLE001 - the ended host, checked below
+            failure.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = [int(path.name) for path in tmp_path.iterdir()]
+    assert len(workers) == 2
+    runner.close()
+    thread.join(60)
+    assert failure and isinstance(failure[0], RuntimeError)
+    for pid in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
