@@ -86,8 +86,8 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
     settings = settings or Settings(tuple(stub_dirs), options or Options())
     runner = Runner(settings.jobs, progress_stream(settings.progress),
                     functools.partial(_prepare, stub_directories(settings.stub_dirs)))
-    runner.start()  # with workers, their imports begin on the other core as files are read
     try:
+        runner.start()  # with workers, their imports begin on the other core as files are read
         return _check(paths, settings, runner)
     finally:
         runner.close()

@@ -118,7 +118,11 @@ def run() -> None:
 
     code_cache.install()
     gc.set_threshold(1_000_000, 100, 100)
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl-C: workers are ended on the way out; no traceback
+        print("dpsens: interrupted", file=sys.stderr)
+        code = 130
     code_cache.flush()
     if sys.argv[1:2] == ["audit"]:
         sys.exit(code)

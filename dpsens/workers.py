@@ -150,10 +150,16 @@ class Runner:
         when workers will run and can be forked; nothing otherwise."""
         if self.jobs <= 1 or self._host is not None or sys.platform != "linux":
             return
+        import signal
+
+        # Ctrl-C waits until the host is known, so that close() ends it.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             self._host = _Host(self.jobs, self.progress is not None, self.prepare)
         except OSError:  # no process to be had: prepared here when needed
             pass
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
     def close(self) -> None:
         """End the host, whether it is preparing still (a run that found nothing to analyze
@@ -267,10 +273,14 @@ class _Child:
     def __init__(self, target: Callable[..., None], *args: Any, daemon: bool = True) -> None:
         context = _context()
         self.connection, child = context.Pipe()
-        # Where processes are spawned rather than forked, the arguments are pickled here.
-        self.process = context.Process(target=target, args=(child, *args), daemon=daemon)
+        # A forked child closes its copy of this end, so that this process's death reads as
+        # the end of its pipe there. Where processes are spawned rather than forked, the
+        # arguments are pickled here (and nothing is inherited).
+        ours = self.connection if context.get_start_method() == "fork" else None
+        self.process = context.Process(target=_child_main, args=(ours, target, child, *args),
+                                       daemon=daemon)
         self.process.start()
-        child.close()  # so that a child's death reads as the end of its pipe
+        child.close()  # so that a child's death reads as the end of its pipe here
 
     def _post(self, message: Any) -> None:
         try:
@@ -361,6 +371,13 @@ class _Host(_Child):
         return results
 
 
+def _child_main(parents: Any, target: Callable[..., None], *args: Any) -> None:
+    """A child's start: it drops its copy of the parent's end of the pipe, then runs."""
+    if parents is not None:
+        parents.close()
+    target(*args)
+
+
 def _failed(status: str, report: str) -> RuntimeError:
     """The error of a child that reported a failure: a worker's traceback, or the host's
     account of its workers' failure."""
@@ -378,6 +395,7 @@ def _host(connection: Any, jobs: int, progress: bool,
     # Ended while preparing or mapping: leave through the finally clauses that end the
     # workers (a terminated host would leave them waiting on its pipe).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    _leave_interrupts_to_the_driver()
     try:
         if prepare is not None:
             prepare()
@@ -406,6 +424,7 @@ def _serve(connection: Any, task: Callable[..., Any], calls: Sequence[tuple[Any,
     ``ahead`` of the calls it is told it will likely run (no reply), and of each chunk."""
     import traceback
 
+    _leave_interrupts_to_the_driver()
     while (message := _received(connection)) is not None:
         kind, chunk = message
         try:
@@ -418,6 +437,15 @@ def _serve(connection: Any, task: Callable[..., Any], calls: Sequence[tuple[Any,
             connection.send(("failed", traceback.format_exc()))
             return
         connection.send(reply)
+
+
+def _leave_interrupts_to_the_driver() -> None:
+    """Ignore Ctrl-C, which reaches every process of the terminal's group: the driver
+    answers it by ending its children, whose own KeyboardInterrupt would only print
+    tracebacks."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _received(connection: Any) -> Any:

@@ -249,3 +249,57 @@ def test_ending_a_busy_host_ends_its_workers(tmp_path: Path) -> None:
     for pid in workers:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_children_leave_when_the_process_that_forked_them_is_gone() -> None:
+    """A host or a worker sees the end of its pipe once its parent's end is closed (as
+    when the parent dies): a child keeping its own copy of that end waited forever."""
+    from dpsens.workers import _Host, _Worker
+
+    for make in (lambda: _Host(2, False, None), lambda: _Worker(_where, [(1,)], None)):
+        child = make()  # one at a time: a child forked later holds a copy of the end too
+        child.connection.close()
+        child.process.join(30)
+        assert child.process.exitcode == 0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in
+                Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+                    reason="needs /proc's list of children (Linux)")
+@pytest.mark.parametrize("workers", [0, 2], ids=["while-the-host-prepares", "mid-analysis"])
+def test_ctrl_c_ends_the_run_and_its_processes_without_a_traceback(
+        tmp_path: Path, workers: int) -> None:
+    """SIGINT to the terminal's process group in a run with workers: exit 130, one line
+    on stderr, and no process of the run left behind (three times: the children's
+    tracebacks came with some timings only)."""
+    import signal
+
+    body = "".join(f"\n\ndef f{j}(x: Real, k: Static[int]) -> Real:\n    s = 0.0\n"
+                   f"    for i in range(k):\n        s = s + {j}.0 * x\n    return s\n"
+                   for j in range(20))
+    for i in range(80):
+        (tmp_path / f"m{i}.py").write_text("from dpsens import Real, Static\n" + body)
+    for _ in range(3):
+        run = subprocess.Popen([sys.executable, "-m", "dpsens", "check", "--no-cache", "-j",
+                                "2", "."], cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the host is preparing, or its workers run
+            if any(len(_children(host)) == workers for host in _children(run.pid)):
+                break
+            time.sleep(0.002)
+        descendants = [*_children(run.pid), *(w for h in _children(run.pid) for w in _children(h))]
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+        assert (run.returncode, out, err) == (130, "", "dpsens: interrupted\n")
+        assert len(descendants) == 1 + workers
+        for pid in descendants:
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
