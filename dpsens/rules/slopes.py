@@ -5,7 +5,8 @@ A stub declares ``@slope(bound, domain=..., low=..., high=...)`` over the names 
 hi, the ends of the argument's interval (ranges.of): ``bound`` is sup |f'| over [lo, hi]
 where ``domain`` (f is defined and differentiable inside [lo, hi]) holds, and f maps
 [lo, hi] into [low, high]. An argument with no known interval is taken over (−∞, ∞), so
-that exp is ∞ there and tanh still 1 with results in [−1, 1].
+that exp is ∞ there and tanh still 1 with results in [−1, 1]. A Data argument, whose
+changed entry may be anything, moves its result by at most the image's width (np.sin: 2).
 """
 
 from __future__ import annotations
@@ -46,13 +47,17 @@ def stretch(a: Analysis, rule: Rule, bound: dict[str, Value | None]) -> Stretch 
         return None
     lo, hi = ranges.finite(ranges.of(value)) or (-E.INF, E.INF)
     ends = {"lo": lo, "hi": hi}
-    # Data entries are any reals (a changed one may be anything): no slope bounds them.
     data = T.scalar_kind_of(value.type) == "Data"
     if not _defined(a, rule.slope.domain, bound, ends, sensitive=not value.public and not data):
         return Stretch(number.name, E.INF, None)
+    image = _image(rule, bound, ends)
+    if data:
+        # A changed Data entry may be any value of the interval, so no slope bounds its
+        # result's move; the image does: both results lie in it (as np.clip's on Data).
+        return Stretch(number.name, E.INF if image is None else E.add(image[1], -image[0]),
+                       image)
     factor = _at(rule.slope.bound, bound, ends)
-    return Stretch(number.name, E.INF if factor is None or data else factor,
-                   _image(rule, bound, ends))
+    return Stretch(number.name, E.INF if factor is None else factor, image)
 
 
 def _defined(a: Analysis, domain: str | None, bound: dict[str, Value | None],

@@ -276,7 +276,8 @@ def _entrywise(a: Analysis, rule: Rule, bound: dict[str, Value | None], param: R
     """A ufunc of an array: |f(x_i) − f(y_i)| ≤ s·|x_i − y_i| in every entry, so every norm
     of the change (and a matrix's sum of its rows') grows by at most s; Data entries are
     unbounded reals (as for abs). The result has real entries, no known values; with a
-    slope (R-slope), s is the slope over the entries' interval, and the result's entries lie
+    slope (R-slope), s is the slope over the entries' interval (for Data entries the width
+    of the image, which a changed entry's result stays in), and the result's entries lie
     in its image."""
     array = bound[param.name]
     assert array is not None
@@ -287,7 +288,7 @@ def _entrywise(a: Analysis, rule: Rule, bound: dict[str, Value | None], param: R
             ctx = C.add(ctx, require_static(a, value, other.name, rule, span))
     stretch = slopes.stretch(a, rule, bound)
     factor = _sensitivity(rule, param, bound, stretch)
-    if T.scalar_kind_of(array.type) == "Data":
+    if T.scalar_kind_of(array.type) == "Data" and stretch is None:
         factor = E.INF
     result = Value(T.with_real_entries(array.type), C.add(ctx, C.scale(factor, array.ctx)))
     return slopes.imaged(result, stretch)

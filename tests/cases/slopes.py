@@ -190,8 +190,30 @@ def exp_of_data(d: Data) -> Real:  # expect: d=inf
     return np.exp(d)
 
 
-def tanh_of_a_data_vector(v: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: v=inf
+def tanh_of_a_data_vector(v: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: v=2
+    # A changed entry's result moves within (-1, 1): 2 per changed entry. Tight at the ends.
     return np.tanh(v)
+
+
+def sin_of_data_rows(m: MetricMatrix[L2, Data]) -> MetricMatrix[L2, Real]:  # expect: m=2
+    # (L2, Data) counts a row's changed entries as sqrt(k); each result moves by 2: 2·sqrt(k).
+    return np.sin(m)
+
+
+def arctan_of_data_rows(m: MetricMatrix[L_inf, Data]) -> MetricMatrix[L_inf, Real]:  # expect: m=pi
+    return np.arctan(m)  # results in (-pi/2, pi/2)
+
+
+def summed_sines_of_a_data_column(data: MetricMatrix[L_inf, Data]) -> Real:  # expect: data=2
+    return np.sum(np.sin(data[:, 0]))
+
+
+def exp_of_a_data_vector(v: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: v=inf
+    return np.exp(v)  # an unbounded image
+
+
+def log_of_a_data_vector(v: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: v=inf
+    return np.log(v)  # not even defined everywhere
 
 
 def exp_of_clipped_data(d: Data) -> Real:  # expect: d=-1 + exp(2)
