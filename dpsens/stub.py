@@ -43,8 +43,9 @@ def entrywise() -> Callable[[_F], _F]:
 
 
 def slope(bound: str, domain: str | None = None, low: str | None = None,
-          high: str | None = None) -> Callable[[_F], _F]:
-    """Declare sup |f'| over the argument's interval [lo, hi], and f's image of it."""
+          high: str | None = None, floats: bool = True) -> Callable[[_F], _F]:
+    """Declare sup |f'| over the argument's interval [lo, hi], and f's image of it;
+    ``floats=False`` where an integer argument gives integers."""
     return _identity
 
 

@@ -190,6 +190,12 @@ def sin(x: Real) -> Real:
 def cos(x: Real) -> Real:
     """Cosine, entrywise on arrays: 1-Lipschitz, results in [-1, 1]."""
 
+@entrywise()
+@slope("oo", low="-1", high="1", floats=False)
+def sign(x: Real) -> Real:
+    """Sign (-1, 0 or 1; an integer array stays one), entrywise on arrays: it jumps at 0,
+    so no slope bounds it in a real argument; a changed Data entry moves it by at most 2."""
+
 @rule("array")
 def array(x: Any, dtype: Static[Any] = ..., copy: Static[Any] = ...) -> Any:
     """A vector of a tuple or list of numbers (L1: the sum of the entries' distances); a

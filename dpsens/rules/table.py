@@ -41,6 +41,7 @@ class Slope:
     domain: str | None = None
     low: str | None = None
     high: str | None = None
+    floats: bool = True  # False: an integer argument gives integers (np.sign keeps the dtype)
 
 
 @dataclass
@@ -88,8 +89,8 @@ class RuleTable:
               keywords: dict[str, Value], span: ir.Span) -> Value:
         """The value of a call to a stubbed function, and how it is held (R-int-dtype)."""
         result = self._apply(a, rule, args, keywords, span)
-        return dtypes.by_rule(rule.special, rule.slope is not None, [*args, *keywords.values()],
-                              result)
+        floats = rule.slope is not None and rule.slope.floats
+        return dtypes.by_rule(rule.special, floats, [*args, *keywords.values()], result)
 
     def _apply(self, a: Analysis, rule: Rule, args: Sequence[Value],
                keywords: dict[str, Value], span: ir.Span) -> Value:
@@ -147,7 +148,9 @@ def _rule(function: ir.Function, module: ir.Module, stem: str, typevars: frozens
             rule.entrywise = True
         elif kind == "slope" and strings:
             rule.slope = Slope(strings[0], **{k.name: _text(k.value) for k in decorator.keywords
-                                              if k.name in ("domain", "low", "high")})
+                                              if k.name in ("domain", "low", "high")},
+                               floats=all(k.name != "floats" or _text(k.value) != "False"
+                                          for k in decorator.keywords))
     return rule
 
 

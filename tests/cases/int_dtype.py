@@ -159,6 +159,20 @@ def converted_by_float(y: Real, z: Real) -> Real:  # expect: y=2; z=1/2
     return float(np.sum(w))
 
 
+def sign_keeps_an_int_array(y: Real, z: Real) -> Real:  # expect: y=inf; z=inf
+    # np.sign of an int64 array is an int64 array (unlike np.exp, np.sqrt, ...): 0.5·z is
+    # stored truncated; whether it is depends on y.
+    w = np.sign(np.array([max(0, y), 1]))
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
+def sign_of_floats(z: Real) -> Real:  # expect: z=1/2
+    w = np.sign(np.array([1.0, -2.0]))
+    w[0] = 0.5 * z
+    return float(np.sum(w))
+
+
 def divided(y: Real, z: Real) -> Real:  # expect: y=1; z=1/2
     a = max(0, y) / 2
     w = np.array([a, a])

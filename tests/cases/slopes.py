@@ -208,6 +208,18 @@ def summed_sines_of_a_data_column(data: MetricMatrix[L_inf, Data]) -> Real:  # e
     return np.sum(np.sin(data[:, 0]))
 
 
+def summed_signs_of_a_data_vector(v: MetricVector[L1, Data]) -> Real:  # expect: v=2
+    return float(np.sum(np.sign(v)))  # a changed entry's sign moves from -1 to 1 at most
+
+
+def signs_of_data_rows(m: MetricMatrix[L_inf, Data]) -> MetricMatrix[L_inf, Real]:  # expect: m=2
+    return np.sign(m)
+
+
+def sign_of_a_real(x: Real) -> Real:  # expect: x=inf
+    return float(np.sign(x))  # it jumps at 0: no factor bounds a small change's move
+
+
 def exp_of_a_data_vector(v: MetricVector[L1, Data]) -> MetricVector[L1, Real]:  # expect: v=inf
     return np.exp(v)  # an unbounded image
 
