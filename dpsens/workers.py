@@ -393,7 +393,7 @@ def _host(connection: Any, jobs: int, progress: bool,
     import traceback
 
     # Ended while preparing or mapping: leave through the finally clauses that end the
-    # workers (a terminated host would leave them waiting on its pipe).
+    # workers (left alone, each would first finish the chunk it runs).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     _leave_interrupts_to_the_driver()
     try:
@@ -403,7 +403,7 @@ def _host(connection: Any, jobs: int, progress: bool,
         # every young object's header, copying their pages into each worker (the workers
         # of benchmark A: 1.24 s of CPU each instead of 1.30 s in five alternating runs).
         gc.freeze()
-        while (message := connection.recv()) is not None:
+        while (message := _received(connection)) is not None:
             task, calls, label, groups, ahead = message
             try:
                 results = Runner(jobs, progress_stream(progress)).map(task, calls, label,
@@ -412,8 +412,6 @@ def _host(connection: Any, jobs: int, progress: bool,
                 connection.send(("error", str(error)))
                 continue
             connection.send(("done", results))
-    except EOFError:  # the driver went away
-        return
     except Exception:  # noqa: BLE001 - reported to the driver, which raises it
         connection.send(("failed", traceback.format_exc()))
 

@@ -88,8 +88,6 @@ def test_bundles_order_by_what_the_bundled_units_need() -> None:
 
 
 def _where(number: int) -> tuple[int, int]:
-    import os
-
     return number, os.getpid()
 
 
@@ -100,8 +98,6 @@ def _fails(number: int) -> int:
 
 
 def _dies(number: int) -> int:
-    import os
-
     if number == 3:
         os._exit(7)
     return number
@@ -154,14 +150,10 @@ _PREPARED: list[int] = []
 
 
 def _prepare_here() -> None:
-    import os
-
     _PREPARED.append(os.getpid())
 
 
 def _lineage(number: int) -> tuple[int, int, int, list[int]]:
-    import os
-
     return number, os.getpid(), os.getppid(), list(_PREPARED)
 
 
