@@ -191,6 +191,7 @@ def cos(x: Real) -> Real:
     """Cosine, entrywise on arrays: 1-Lipschitz, results in [-1, 1]."""
 
 @entrywise()
+@static_value("sign(x)")
 @slope("oo", low="-1", high="1", floats=False)
 def sign(x: Real) -> Real:
     """Sign (-1, 0 or 1; an integer array stays one), entrywise on arrays: it jumps at 0,

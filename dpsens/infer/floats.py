@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 U = Fraction(1, 2**53)  # the unit roundoff of round-to-nearest doubles
 TOLERANCE = Fraction(1, 10**12)  # relative: kept as exact (also arith._ROUNDING)
 TOLERANCE_EXPR = sp.Rational(TOLERANCE.numerator, TOLERANCE.denominator)
-_LIBRARY = {"sqrt": U, "exp": 8 * U, "log": 8 * U}  # numpy's error: correctly rounded, ≤ 4 ulp
+_LIBRARY = {"sqrt": U, "exp": 8 * U, "log": 8 * U,  # numpy's error: correctly rounded, ≤ 4 ulp
+            "sign": Fraction(0)}  # exact: -1, 0 or 1 of the float held
 
 
 @dataclass(frozen=True)
@@ -309,7 +310,8 @@ def settle_selection(result_type: T.Type, values: list[Value], exact: E.Expr | N
 
 
 def library(name: str, argument: Value, exact: E.Expr) -> Rounding | None:
-    """np.sqrt, np.exp, np.log of a public number (None: the float is not bounded).
+    """np.sqrt, np.exp, np.log, np.sign of a public number (None: the float is not bounded;
+    np.sign's only where the float held is the number itself).
 
     sqrt of a tight x̂ = X(1 + θ): √(1 + θ) is within r of 1; of a loose one,
     |√x̂ − √X| ≤ √|x̂ − X| ≤ √(r·S). log of a tight one is off by |log(1 + θ)| ≤ r/(1 − r),

@@ -278,3 +278,12 @@ def public_weights(v: MetricVector[L1, Real], c: Static[float]) -> Real:  # expe
 
 def static_exponential(x: Real, c: Static[float]) -> Real:  # expect: x=exp(min(1, max(0, c))); c=static
     return x * math.exp(np.clip(c, 0.0, 1.0))
+
+
+def scaled_by_a_static_sign(x: Real, c: Static[float]) -> Real:  # expect: x=abs(sign(c)); c=static
+    return float(np.sign(c)) * x  # the sign of the float held: exact
+
+
+def scaled_by_the_sign_of_a_rounded_zero(x: Real) -> Real:  # expect: x=inf
+    # 0.1 + 0.2 - 0.3 is 0 in the reals and 5.6e-17 in floats: its sign is not known here.
+    return float(np.sign(0.1 + 0.2 - 0.3)) * x  # E: DPS305
