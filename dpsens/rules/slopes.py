@@ -47,17 +47,23 @@ def stretch(a: Analysis, rule: Rule, bound: dict[str, Value | None]) -> Stretch 
         return None
     lo, hi = ranges.finite(ranges.of(value)) or (-E.INF, E.INF)
     ends = {"lo": lo, "hi": hi}
-    data = T.scalar_kind_of(value.type) == "Data"
+    kind = T.scalar_kind_of(value.type)
+    data = kind == "Data"
     if not _defined(a, rule.slope.domain, bound, ends, sensitive=not value.public and not data):
         return Stretch(number.name, E.INF, None)
     image = _image(rule, bound, ends)
+    width = E.INF if image is None else E.add(image[1], -image[0])
     if data:
         # A changed Data entry may be any value of the interval, so no slope bounds its
         # result's move; the image does: both results lie in it (as np.clip's on Data).
-        return Stretch(number.name, E.INF if image is None else E.add(image[1], -image[0]),
-                       image)
+        return Stretch(number.name, width, image)
     factor = _at(rule.slope.bound, bound, ends)
-    return Stretch(number.name, E.INF if factor is None else factor, image)
+    factor = E.INF if factor is None else factor
+    if kind in ("Integer", "Bool"):
+        # Two different integers are at least 1 apart, so the image's width bounds the
+        # move per unit of distance too (np.sign of integers: 2, where no slope bounds it).
+        factor = E.smin(factor, width)
+    return Stretch(number.name, factor, image)
 
 
 def _defined(a: Analysis, domain: str | None, bound: dict[str, Value | None],

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from dpsens import L1, L2, L_inf, Data, MetricMatrix, MetricVector, Real, Static
+from dpsens import L1, L2, L_inf, Data, Integer, MetricMatrix, MetricVector, Real, Static
 
 
 # --- scalars, numpy ------------------------------------------------------------
@@ -240,6 +240,19 @@ def exp_of_a_clipped_data_vector(v: MetricVector[L1, Data]) -> MetricVector[L1, 
 
 def sin_of_data(d: Data) -> Real:  # expect: d=2
     return float(np.sin(d))  # unbounded slope for Data, but the result lies in [-1, 1]
+
+
+# --- Integer entries: two different ones are at least 1 apart ----------------------
+
+def summed_signs_of_integers(v: MetricVector[L1, Integer]) -> Real:  # expect: v=2
+    # The image's width, 2, per unit (no slope bounds sign). Loose: sign is 1-Lipschitz on
+    # the integers, so the truth is 1.
+    return float(np.sum(np.sign(v)))
+
+
+def exp_of_clipped_integers(v: MetricVector[L1, Integer]) -> MetricVector[L1, Real]:  # expect: v=-1 + exp(3)
+    # The width of [1, e³] below the slope e³. The truth is e³ - e² (from 2 to 3).
+    return np.exp(np.clip(v, 0, 3))
 
 
 # --- composition: the image of one interval is the next one's ----------------------
