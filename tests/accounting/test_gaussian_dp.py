@@ -114,3 +114,18 @@ def test_the_analytic_sigma_meets_its_delta_in_exact_arithmetic(log_eps: float,
         exact = mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu)
         assert exact <= mpmath.mpf(delta)
         assert exact >= mpmath.mpf(delta) * (1 - mpmath.mpf(1e-3))  # and still tight
+
+
+def test_a_calibration_is_computed_once_per_parameters() -> None:
+    """A loop releasing with the same parameters calibrates once (5 ms of exact arithmetic
+    each); ints and numpy floats are the same key as the floats they equal."""
+    import numpy as np
+
+    from dpsens.accounting.gaussian import _calibrated, analytic_gaussian_sigma
+
+    _calibrated.cache_clear()
+    first = analytic_gaussian_sigma(1.0, 0.7, 1e-6)
+    assert [analytic_gaussian_sigma(1, 0.7, 1e-6),
+            analytic_gaussian_sigma(np.float64(1.0), np.float64(0.7), 1e-6)] == [first, first]
+    assert _calibrated.cache_info().misses == 1 and _calibrated.cache_info().hits == 2
+    assert analytic_gaussian_sigma(2.0, 0.7, 1e-6) == pytest.approx(2 * first, rel=1e-9)
