@@ -52,7 +52,7 @@ def stretch(a: Analysis, rule: Rule, bound: dict[str, Value | None]) -> Stretch 
     if not _defined(a, rule.slope.domain, bound, ends, sensitive=not value.public and not data):
         return Stretch(number.name, E.INF, None)
     image = _image(rule, bound, ends)
-    width = E.INF if image is None else E.add(image[1], -image[0])
+    width = E.INF if image is None else E.absolute(E.add(image[1], -image[0]))  # (any order)
     if data:
         # A changed Data entry may be any value of the interval, so no slope bounds its
         # result's move; the image does: both results lie in it (as np.clip's on Data).
