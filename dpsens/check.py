@@ -95,6 +95,7 @@ def check_paths(paths: Sequence[str], stub_dirs: Sequence[Path] = (),
 
 
 def _check(paths: Sequence[str], settings: Settings, runner: Runner) -> CheckResult:
+    """check_paths with its runner: collect, analyze, report."""
     from dpsens.postprocess import finish
 
     collected = collect(paths, settings.walk)

@@ -148,8 +148,8 @@ class Runner:
     def start(self) -> None:
         """Begin ``prepare`` now, in a forked host that will fork the workers (see _Host),
         when workers will run and can be forked; nothing otherwise."""
-        if self.jobs <= 1 or self._host is not None or sys.platform != "linux":
-            return
+        if self.jobs <= 1 or self._host is not None or _context().get_start_method() != "fork":
+            return  # (spawned, a host would inherit nothing for its workers)
         import signal
 
         # Ctrl-C waits until the host is known, so that close() ends it.
